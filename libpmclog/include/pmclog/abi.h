@@ -1,0 +1,53 @@
+// The ABI of a log: which generation wrote it, how wide its addresses are, and its byte order.
+// FORMAT.md §1 (generations), §3 (byte and word order).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pmclog {
+
+// L1/L2/L3: legacy 12-byte header. M9/M10: modern 16-byte header; M10 (PMC_VERSION major
+// >= 0x0A) has the two-address PROCEXEC and pmc-id layout III, M9 the one-address PROCEXEC
+// and layout II (FORMAT.md §1, §5, §7.3).
+enum class Generation : uint8_t { L1, L2, L3, M9, M10 };
+inline constexpr int kGenerationCount = 5;
+
+enum class ByteOrder : uint8_t { little, big };
+
+struct Abi {
+  Generation generation = Generation::L3;
+  uint8_t address_width = 8;  // 4 or 8 bytes per address (EMITADDR)
+  ByteOrder byte_order = ByteOrder::little;
+  // Width of time_t in the modern INITIALIZE timespec: 4 on i386 (104-byte record),
+  // 8 everywhere else (112 bytes). FORMAT.md §5. Ignored by legacy generations.
+  uint8_t time_width = 8;
+
+  // An ABI with the usual time_t for that address width (i386 for 4, LP64 for 8).
+  static Abi make(Generation g, uint8_t width, ByteOrder order) {
+    return Abi{g, width, order, width};
+  }
+  bool legacy() const { return generation <= Generation::L3; }
+  size_t header_size() const { return legacy() ? 12 : 16; }
+  // PMC_CALLCHAIN_DEPTH_MAX accepted for the generation (FORMAT.md §6, §9b): L1 has no
+  // callchains, L2 32, L3 128 (32 before 10.2, indistinguishable in the bytes), M 512.
+  uint32_t callchain_depth_max() const;
+  bool operator==(const Abi&) const = default;
+};
+
+std::string_view generation_name(Generation g);  // "L1" ... "M10"
+// Accepts L1 L2 L3 M9 M10 (case-insensitive). "M" is not accepted here: callers that let
+// the INITIALIZE version choose between M9 and M10 handle it themselves (see AbiHint).
+std::optional<Generation> parse_generation(std::string_view s);
+std::string_view byte_order_name(ByteOrder o);  // "little" / "big"
+std::optional<ByteOrder> parse_byte_order(std::string_view s);  // little|le|big|be
+// "L3, 64-bit addresses, little-endian"
+std::string describe(const Abi& abi);
+
+// PMC_VERSION packing: major<<24 | minor<<16 | patch (FORMAT.md §1).
+inline constexpr uint32_t version_major(uint32_t v) { return v >> 24; }
+
+}  // namespace pmclog

@@ -1,0 +1,36 @@
+// Working out a log's ABI from its bytes (FORMAT.md §1.3), with overrides for every part.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pmclog/abi.h"
+#include "pmclog/error.h"
+
+namespace pmclog {
+
+struct AbiHint {
+  std::optional<Generation> generation;
+  // "M": modern, with M9 or M10 chosen by the INITIALIZE version.
+  bool modern = false;
+  std::optional<uint8_t> address_width;
+  std::optional<ByteOrder> byte_order;
+  std::optional<uint8_t> time_width;
+};
+
+struct Detection {
+  Abi abi;
+  // One line per decision: what was decided and from which bytes, or "given by the caller".
+  std::vector<std::string> evidence;
+  bool width_assumed = false;       // no bytes settled the address width
+  bool generation_assumed = false;  // L2 vs L3 could not be told apart, and similar
+};
+
+// Examines a prefix of the log (the more, the better the width evidence; a few MiB is plenty).
+// Fails only when the byte order or generation cannot be settled and no hint gives them.
+Result<Detection> detect_abi(std::span<const uint8_t> prefix, const AbiHint& hint = {});
+
+}  // namespace pmclog

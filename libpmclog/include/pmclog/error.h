@@ -1,0 +1,64 @@
+// Errors are values that carry the byte offset of the record they concern (DESIGN.md §4).
+// Nothing in the codec throws on bad data.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace pmclog {
+
+enum class Errc : uint8_t {
+  none,
+  truncated,               // record runs past the end of the data
+  bad_magic,               // header top byte is not 0xEE
+  length_below_header,     // length 0..header size
+  length_not_multiple_of_4,
+  length_below_minimum,    // below the type's fixed part
+  length_wrong_size,       // fixed-size record whose length is not its size
+  length_above_maximum,
+  unknown_type,            // type the generation does not define
+  unterminated_string,     // path with no NUL inside the record
+  callchain_too_deep,      // more frames than the generation's depth limit
+  callchain_misaligned,    // callchain payload not a whole number of addresses
+  value_out_of_range,      // encoder: value does not fit its field
+  string_too_long,         // encoder: string does not fit its field
+  bad_abi,                 // detection could not settle the ABI, or an invalid override
+  io,                      // reading or writing failed
+};
+
+// Stable identifier, e.g. "truncated", "bad-magic".
+std::string_view errc_id(Errc e);
+
+struct Error {
+  Errc code = Errc::none;
+  uint64_t offset = 0;   // byte offset of the record (or of the data) in the file
+  uint64_t missing = 0;  // for truncated: how many bytes the record lacks
+  std::string message;   // full sentence naming the offset, the value and the bound
+
+  explicit operator bool() const { return code != Errc::none; }
+};
+
+// A value or an Error, in the style of simdjson's result (std::expected is not in clang-14).
+template <class T>
+class Result {
+ public:
+  Result(T v) : v_(std::move(v)) {}                // NOLINT: implicit by design
+  Result(Error e) : v_(std::move(e)) {}            // NOLINT
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const Error& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+}  // namespace pmclog

@@ -1,0 +1,36 @@
+// The JSON Lines form of a record (the dump tool's `jsonl` output, the write tool's input).
+// Schema: docs/jsonl.md. Lossless: to_json() of a decoded record carries everything needed
+// for from_json() + encode() + apply_patches() to give back the record's exact bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmclog/abi.h"
+#include "pmclog/encode.h"
+#include "pmclog/error.h"
+#include "pmclog/record.h"
+
+namespace pmclog {
+
+// Appends one JSON object (no newline) for the record to `out`. Always valid JSON, whatever
+// bytes the record's strings hold. (libpmclog/src/json_emit.cpp)
+void append_json(const Record& r, const Abi& abi, std::string& out);
+
+// A record read back from one JSON line, with the patches that restore stale bytes.
+struct JsonRecord {
+  RecordValue value;
+  std::vector<BytePatch> patches;
+  uint64_t offset = 0;   // "offset" when given, else 0
+  bool has_offset = false;
+};
+
+// Parses one line. `abi` gives the widths used to range-check values; fields that can be
+// derived may be missing (length, type code, timestamps, cpu/flags defaults). The error
+// message names the field and the reason; `offset` in the Error is unused (callers add the
+// line number). (libpmclog/src/json_parse.cpp)
+Result<JsonRecord> parse_json_record(std::string_view line, const Abi& abi);
+
+}  // namespace pmclog

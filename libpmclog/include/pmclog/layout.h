@@ -1,0 +1,79 @@
+// The one definition of every record layout (DESIGN.md principle 1). Decoder, encoder,
+// printers, the JSON reader and the annotated-word view all derive from these tables.
+// FORMAT.md §4 (legacy) and §5 (modern).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "pmclog/abi.h"
+#include "pmclog/kind.h"
+
+namespace pmclog {
+
+// Every named field of every record. Scalars come first so that they index Record::v.
+enum class Field : uint8_t {
+  pid, tid, pmcid, cpuflags, event, flags, rate, value, version, arch, tsc_freq,
+  init_ts_sec, init_ts_nsec, oldpid, newpid, userdata, start, end, entryaddr, dynaddr,
+  maptype, pc, usermode,
+  // text fields (a record has at most one)
+  path, evname, cpuid, tdname, pcomm,
+  // the address array of CALLCHAIN
+  pcs,
+};
+inline constexpr int kScalarFieldCount = static_cast<int>(Field::usermode) + 1;
+inline constexpr int kFieldCount = static_cast<int>(Field::pcs) + 1;
+
+std::string_view field_name(Field f);  // stable JSON/text name, e.g. "entryaddr"
+std::optional<Field> parse_field(std::string_view s);
+inline constexpr bool is_scalar(Field f) { return static_cast<int>(f) < kScalarFieldCount; }
+inline constexpr bool is_text(Field f) { return !is_scalar(f) && f != Field::pcs; }
+
+enum class FieldType : uint8_t {
+  u32,        // one 32-bit word
+  u64_words,  // EMIT64: low 32-bit word first, then the high word, each in file byte order
+  time_t_native,  // modern INITIALIZE timespec member: Abi::time_width bytes, native order
+  addr,       // EMITADDR: a u32 (A=4) or a u64_words (A=8)
+  pad,        // 4 bytes the kernel writes as zero
+  unwritten,  // 4 bytes the kernel never writes (stale buffer contents, FORMAT.md §2)
+  chars,      // fixed char[size]; NUL-terminated unless the text fills it
+  path,       // NUL-terminated string running to the end of the record (variable length)
+  addrs,      // address array running to the end of the record (variable length)
+};
+
+struct FieldSpec {
+  Field id;          // meaningless for pad/unwritten
+  FieldType type;
+  uint16_t offset;   // from the record start, header included
+  uint16_t size;     // bytes; for path/addrs the size of one element (1 or A)
+};
+
+struct Layout {
+  Kind kind = Kind::unknown;
+  uint8_t type = 0;           // type number in this generation
+  uint16_t header_size = 12;
+  uint16_t fixed_size = 0;    // size of a fixed record, or of the part before path/addrs
+  bool variable = false;      // ends with a path or an address array
+  uint8_t nfields = 0;
+  std::array<FieldSpec, 10> fields{};
+
+  const FieldSpec* begin() const { return fields.data(); }
+  const FieldSpec* end() const { return fields.data() + nfields; }
+  const FieldSpec* find(Field f) const;
+  bool has(Field f) const { return find(f) != nullptr; }
+  // Smallest valid length: fixed_size, plus the NUL (rounded up to 4) for a path.
+  uint16_t min_length() const;
+};
+
+// nullptr when the ABI's generation has no such kind.
+const Layout* layout_for(const Abi& abi, Kind k);
+// nullptr when the generation does not define the type number.
+const Layout* layout_for_type(const Abi& abi, uint8_t type);
+
+inline constexpr uint32_t kHeaderMagic = 0xEE;
+inline constexpr uint16_t kMaxRecordLength = 65532;  // 16-bit length rounded down to 4
+inline constexpr uint32_t kPathMax = 1024;           // PATH_MAX (FORMAT.md §6)
+
+}  // namespace pmclog

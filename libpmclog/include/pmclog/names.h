@@ -1,0 +1,35 @@
+// Names and bit layouts of values inside records: pmc ids (FORMAT.md §7.3), allocation flags
+// (§7.2), cpu types (§7.4), callchain flags (§7.1).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pmclog/abi.h"
+
+namespace pmclog {
+
+enum class PmcIdLayout : uint8_t { legacy, ii, iii };  // I, II, III of FORMAT.md §7.3
+PmcIdLayout pmcid_layout(Generation g);  // L*: legacy, M9: II, M10: III
+
+struct PmcIdParts {
+  uint32_t cpu;    // 0xFF / 0xFFF = PMC_CPU_ANY (process mode)
+  uint32_t mode;   // 0 SS, 1 SC, 2 TS, 3 TC
+  uint32_t klass;
+  uint32_t row;
+  bool any_cpu;
+};
+PmcIdParts split_pmcid(uint32_t id, Generation g);
+std::string_view pmc_mode_name(uint32_t mode);  // "SS" "SC" "TS" "TC" or "?"
+
+// "CALLCHAIN|NEEDS_LOGFILE" etc. for the generation's flag bits; unknown bits as hex.
+std::string pmc_flags_names(uint32_t flags, Generation g);
+
+// The enum name without PMC_CPU_ (e.g. "INTEL_HASWELL"), or empty when unknown for the era.
+std::string_view cputype_name(uint32_t cputype, Generation g);
+
+inline constexpr uint32_t kCallchainUserspace = 0x01;  // PMC_CC_F_USERSPACE
+inline constexpr uint32_t kCallchainMultipart = 0x02;  // PMC_CC_F_MULTIPART (AMD fork)
+
+}  // namespace pmclog

@@ -1,0 +1,93 @@
+// Iterating the records of a log: zero-copy over a memory span or a mapped file, or
+// streaming from a file descriptor / pipe / decompressor through a bounded buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pmclog/abi.h"
+#include "pmclog/decode.h"
+#include "pmclog/detect.h"
+#include "pmclog/error.h"
+#include "pmclog/record.h"
+
+namespace pmclog {
+
+// A source of bytes for streaming. read() returns the number of bytes read, 0 at the end.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual Result<size_t> read(uint8_t* buf, size_t n) = 0;
+};
+// Reads a file descriptor (not closed by the source).
+std::unique_ptr<ByteSource> fd_source(int fd);
+// Reads a span (for tests of the streaming path).
+std::unique_ptr<ByteSource> span_source(std::span<const uint8_t> data, size_t chunk = 4096);
+
+// A read-only memory-mapped file (or the bytes of an empty one).
+class MappedFile {
+ public:
+  static Result<MappedFile> open(const std::string& path);
+  MappedFile(MappedFile&&) noexcept;
+  MappedFile& operator=(MappedFile&&) noexcept;
+  ~MappedFile();
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
+
+ private:
+  MappedFile() = default;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+struct SkippedRange {
+  uint64_t from = 0;  // first skipped byte
+  uint64_t to = 0;    // one past the last; the next plausible record starts here (or EOF)
+};
+
+class LogReader {
+ public:
+  // Zero-copy over bytes that outlive the reader.
+  static LogReader over(std::span<const uint8_t> data, const Abi& abi);
+  // Streaming: memory stays within `buffer` bytes (at least 128 KiB) whatever the log's size.
+  static LogReader stream(std::unique_ptr<ByteSource> src, const Abi& abi,
+                          size_t buffer = 1u << 20);
+
+  LogReader(LogReader&&) noexcept;
+  LogReader& operator=(LogReader&&) noexcept;
+  ~LogReader();
+
+  const Abi& abi() const;
+  void set_abi(const Abi& abi);
+
+  // The next record. Views in `r` stay valid until the next call to next()/resync() (for a
+  // span reader: as long as the span). On Step::error the reader stays at the bad record;
+  // call skip() (when the framing allows it, e.g. an unknown type) or resync() to go on,
+  // or stop. Iteration can stop at any point and resume later with another next().
+  Step next(Record& r, Error& err);
+
+  // After an error: move past the bad record by its length when its framing is sound
+  // (unknown type, bad body), returning true; false when the length cannot be trusted.
+  bool skip();
+  // After an error: scan forward for the next plausible record header. Returns the bytes
+  // skipped ([from, to)); `to` is the end of the data when nothing plausible follows.
+  SkippedRange resync();
+
+  uint64_t offset() const;  // byte offset of the next record
+  // For detection before the ABI is known: up to n bytes from the current offset (a stream
+  // reader buffers them; nothing is consumed).
+  std::span<const uint8_t> peek(size_t n);
+  size_t buffer_capacity() const;  // bytes this reader may hold (streaming bound)
+
+  struct Impl;
+
+ private:
+  explicit LogReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pmclog

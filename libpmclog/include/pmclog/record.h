@@ -1,0 +1,98 @@
+// Decoded records. Record is a view into the log's bytes (zero-copy); RecordValue owns its
+// data and is what the encoder takes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmclog/abi.h"
+#include "pmclog/kind.h"
+#include "pmclog/layout.h"
+
+namespace pmclog {
+
+// The address array of a CALLCHAIN, read lazily from the record's bytes.
+class AddrView {
+ public:
+  AddrView() = default;
+  AddrView(const uint8_t* p, uint32_t n, uint8_t width, ByteOrder order)
+      : p_(p), n_(n), width_(width), order_(order) {}
+  uint32_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  uint64_t operator[](uint32_t i) const;
+
+  class iterator {
+   public:
+    using value_type = uint64_t;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const AddrView* v, uint32_t i) : v_(v), i_(i) {}
+    uint64_t operator*() const { return (*v_)[i_]; }
+    iterator& operator++() { ++i_; return *this; }
+    iterator operator++(int) { auto t = *this; ++i_; return t; }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+   private:
+    const AddrView* v_ = nullptr;
+    uint32_t i_ = 0;
+  };
+  iterator begin() const { return {this, 0}; }
+  iterator end() const { return {this, n_}; }
+
+ private:
+  const uint8_t* p_ = nullptr;
+  uint32_t n_ = 0;
+  uint8_t width_ = 8;
+  ByteOrder order_ = ByteOrder::little;
+};
+
+struct Header {
+  uint8_t type = 0;
+  uint16_t length = 0;
+  uint32_t ts_sec = 0;   // legacy: tv_sec & 0xFFFFFFFF
+  uint32_t ts_nsec = 0;  // legacy: tv_nsec & 0xFFFFFFF (28 bits, FORMAT.md §2)
+  uint64_t tsc = 0;      // modern: native 64-bit TSC
+};
+
+struct Record {
+  uint64_t offset = 0;          // byte offset of the record in the file
+  Kind kind = Kind::unknown;
+  Header header;
+  std::span<const uint8_t> raw;  // the whole record, header included
+  const Layout* layout = nullptr;  // nullptr for Kind::unknown
+  std::array<uint64_t, kScalarFieldCount> v{};  // scalar fields, indexed by Field
+  std::string_view text;  // the record's text field (path, evname, cpuid, tdname, pcomm)
+  AddrView pcs;           // CALLCHAIN frames
+
+  uint64_t operator[](Field f) const { return v[static_cast<size_t>(f)]; }
+  bool has(Field f) const { return layout && layout->has(f); }
+  // CALLCHAIN cpuflags = cpu << 16 | flags (FORMAT.md §7.1).
+  uint32_t cpu() const { return static_cast<uint32_t>((*this)[Field::cpuflags] >> 16); }
+  bool user_callchain() const { return ((*this)[Field::cpuflags] & 1u) != 0; }
+};
+
+// An owned, generation-independent record: what a user builds and the encoder writes.
+struct RecordValue {
+  Kind kind = Kind::unknown;
+  uint8_t type = 0;         // only for Kind::unknown; known kinds take the generation's number
+  uint16_t length = 0;      // 0: derive (the kernel's length); else this exact length
+  uint32_t ts_sec = 0, ts_nsec = 0;  // legacy header time
+  uint64_t tsc = 0;                  // modern header TSC
+  std::array<uint64_t, kScalarFieldCount> v{};
+  std::string text;
+  std::vector<uint64_t> pcs;
+  std::vector<uint8_t> payload;  // only for Kind::unknown: the bytes after the header
+
+  uint64_t& operator[](Field f) { return v[static_cast<size_t>(f)]; }
+  uint64_t operator[](Field f) const { return v[static_cast<size_t>(f)]; }
+  bool operator==(const RecordValue&) const = default;
+};
+
+// Copies a decoded record into an owned value (length kept only when it differs from what
+// the kernel would have written).
+RecordValue to_value(const Record& r, const Abi& abi);
+
+}  // namespace pmclog

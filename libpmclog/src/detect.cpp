@@ -1,0 +1,239 @@
+// ABI detection from the bytes, following FORMAT.md §1.3. Every decision is reported with
+// the evidence it rests on, so that a user can check it and override it.
+#include "pmclog/detect.h"
+
+#include <cstring>
+#include <string>
+
+#include "endian_io.h"
+#include "messages.h"
+#include "pmclog/kind.h"
+#include "pmclog/layout.h"
+
+namespace pmclog {
+
+namespace {
+
+constexpr size_t kMaxScannedRecords = 200000;
+
+Error abi_error(const std::string& what) {
+  Error e;
+  e.code = Errc::bad_abi;
+  e.message = what;
+  return e;
+}
+
+std::string at(uint64_t off) { return " at offset " + std::to_string(off); }
+
+// Walks records by their length only (framing needs no address width). Calls f(offset,
+// type, length, pointer) until f returns false or the framing breaks.
+template <class F>
+void walk(std::span<const uint8_t> d, ByteOrder o, size_t header, F&& f) {
+  size_t pos = 0;
+  for (size_t n = 0; n < kMaxScannedRecords && pos + 4 <= d.size(); ++n) {
+    const uint32_t w = detail::load32(o, d.data() + pos);
+    const uint16_t len = w & 0xFFFF;
+    if ((w >> 24) != kHeaderMagic || len < header || (len & 3u) || pos + len > d.size()) return;
+    if (!f(pos, static_cast<uint8_t>(w >> 16), len, d.data() + pos)) return;
+    pos += len;
+  }
+}
+
+struct WidthVotes {
+  int four = 0, eight = 0;
+  std::string first4, first8;  // the first piece of evidence for each
+  void vote(int w, const std::string& why) {
+    if (w == 4) {
+      if (four++ == 0) first4 = why;
+    } else {
+      if (eight++ == 0) first8 = why;
+    }
+  }
+};
+
+// In path records the NUL must sit in the record's last 4 bytes (the length is offsetof(path)
+// + strlen + 1, rounded up); only the right address width puts it there.
+bool path_fits(const uint8_t* p, uint16_t len, const Layout* l) {
+  if (l == nullptr || !l->variable) return false;
+  const uint16_t off = l->fields[l->nfields - 1].offset;
+  if (off >= len) return false;
+  const void* nul = std::memchr(p + off, 0, len - off);
+  if (nul == nullptr) return false;
+  const size_t at = static_cast<size_t>(static_cast<const uint8_t*>(nul) - p);
+  return at + 4 >= len;
+}
+
+}  // namespace
+
+Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
+  Detection det;
+  Abi& abi = det.abi;
+
+  // 1. Byte order: 0xEE is the top byte of the header word (§1.3).
+  if (hint.byte_order) {
+    abi.byte_order = *hint.byte_order;
+    det.evidence.push_back("byte order: " + std::string(byte_order_name(abi.byte_order)) +
+                           "-endian (given)");
+  } else if (d.size() < 4) {
+    abi.byte_order = ByteOrder::little;
+    det.evidence.push_back("byte order: little-endian (assumed: the log has no header word)");
+  } else if (d[3] == kHeaderMagic) {
+    abi.byte_order = ByteOrder::little;
+    det.evidence.push_back("byte order: little-endian (0xee is byte 3 of the first header word)");
+  } else if (d[0] == kHeaderMagic) {
+    abi.byte_order = ByteOrder::big;
+    det.evidence.push_back("byte order: big-endian (0xee is byte 0 of the first header word)");
+  } else {
+    return abi_error("cannot detect the byte order: the first header word " +
+                     detail::hex32(detail::load32(ByteOrder::big, d.data())) +
+                     " has magic 0xee neither at byte 0 nor at byte 3");
+  }
+  const ByteOrder o = abi.byte_order;
+
+  // 2. Generation, from the first record (INITIALIZE) and the types that follow.
+  uint32_t first_word = d.size() >= 4 ? detail::load32(o, d.data()) : 0;
+  const uint8_t type0 = static_cast<uint8_t>(first_word >> 16);
+  const uint16_t len0 = first_word & 0xFFFF;
+  const bool legacy_init = type0 == 2 && len0 == 20;
+  const bool modern_init = type0 == 3 && (len0 == 112 || len0 == 104);
+  uint32_t version = 0;
+  if ((legacy_init || modern_init) && d.size() >= size_t{len0})
+    version = detail::load32(o, d.data() + (legacy_init ? 12 : 16));
+
+  if (hint.generation) {
+    abi.generation = *hint.generation;
+    det.evidence.push_back("generation: " + std::string(generation_name(abi.generation)) +
+                           " (given)");
+  } else if (modern_init || (hint.modern && !legacy_init)) {
+    abi.generation = version_major(version) >= 0x0A ? Generation::M10 : Generation::M9;
+    std::string why = modern_init ? "modern INITIALIZE (type 3, length " + std::to_string(len0) +
+                                        "), version " + detail::hex32(version)
+                                  : std::string("modern (given)");
+    why += abi.generation == Generation::M10 ? ": major >= 0x0A, two-address PROCEXEC"
+                                             : ": major < 0x0A, one-address PROCEXEC";
+    if (!modern_init) why += "; no modern INITIALIZE first, version unknown";
+    det.evidence.push_back("generation: " + std::string(generation_name(abi.generation)) + " (" +
+                           why + ")");
+    if (!modern_init) det.generation_assumed = true;
+  } else if (legacy_init) {
+    uint64_t pcsample = UINT64_MAX, dyn = UINT64_MAX, l2 = UINT64_MAX;
+    walk(d, o, 12, [&](size_t pos, uint8_t type, uint16_t, const uint8_t*) {
+      if (type == 4 && pcsample == UINT64_MAX) pcsample = pos;
+      if (type >= 14 && type <= 16 && l2 == UINT64_MAX) l2 = pos;
+      if (type == 17 && dyn == UINT64_MAX) dyn = pos;
+      return dyn == UINT64_MAX;
+    });
+    const std::string v = "legacy INITIALIZE, version " + detail::hex32(version);
+    if (version_major(version) == 1) {
+      abi.generation = Generation::L1;
+      det.evidence.push_back("generation: L1 (" + v + ", major 1)");
+    } else if (dyn != UINT64_MAX) {
+      abi.generation = Generation::L3;
+      det.evidence.push_back("generation: L3 (" + v + "; PMCALLOCATEDYN" + at(dyn) + ")");
+    } else if (pcsample != UINT64_MAX && l2 == UINT64_MAX) {
+      abi.generation = Generation::L1;
+      det.evidence.push_back("generation: L1 (" + v + "; PCSAMPLE" + at(pcsample) +
+                             " and no MAP_IN/MAP_OUT/CALLCHAIN)");
+    } else {
+      abi.generation = Generation::L3;
+      det.generation_assumed = true;
+      det.evidence.push_back("generation: L3 (" + v +
+                             "; no PMCALLOCATEDYN seen, and L2 cannot be told from L3 without "
+                             "one: assumed L3, the more permissive; use --generation L2 to "
+                             "force it)");
+    }
+  } else if (d.size() < 4) {
+    abi.generation = Generation::L3;
+    det.generation_assumed = true;
+    det.evidence.push_back("generation: L3 (assumed: the log is empty)");
+  } else {
+    return abi_error("cannot detect the generation: the first record (header word " +
+                     detail::hex32(first_word) +
+                     ") is not an INITIALIZE (legacy: type 2, length 20; modern: type 3, "
+                     "length 104 or 112); give the generation explicitly");
+  }
+
+  // 3. Address width, from records whose size depends on it (§1.3 item 4).
+  abi.time_width = 8;
+  if (hint.address_width) {
+    abi.address_width = *hint.address_width;
+    det.evidence.push_back("address width: " + std::to_string(abi.address_width) +
+                           " bytes (given)");
+  } else {
+    WidthVotes votes;
+    const bool legacy = abi.legacy();
+    Abi a4 = abi, a8 = abi;
+    a4.address_width = 4;
+    a8.address_width = 8;
+    walk(d, o, abi.header_size(), [&](size_t pos, uint8_t type, uint16_t len, const uint8_t* p) {
+      const auto k = kind_of_type(abi.generation, type);
+      if (!k) return true;
+      const std::string where = std::string(kind_name(*k)) + " of " + std::to_string(len) +
+                                " bytes" + at(pos);
+      switch (*k) {
+        case Kind::initialize:
+          if (!legacy && len == 104) votes.vote(4, where + " (i386)");
+          break;
+        case Kind::map_out:
+          if (len == (legacy ? 24 : 32)) votes.vote(4, where);
+          if (len == (legacy ? 32 : 40)) votes.vote(8, where);
+          break;
+        case Kind::pcsample:
+          if (len == 28) votes.vote(4, where);
+          if (len == 32) votes.vote(8, where);
+          break;
+        case Kind::callchain: {
+          const Layout* l = layout_for(a4, *k);
+          if (l && len >= l->fixed_size && (len - l->fixed_size) % 8 == 4)
+            votes.vote(4, where + " (odd number of 4-byte frames)");
+          break;
+        }
+        case Kind::map_in:
+        case Kind::procexec:
+        case Kind::mappingchange: {
+          const bool f4 = path_fits(p, len, layout_for(a4, *k));
+          const bool f8 = path_fits(p, len, layout_for(a8, *k));
+          if (f4 != f8) votes.vote(f4 ? 4 : 8, where + " (the path's NUL ends the record)");
+          break;
+        }
+        default: break;
+      }
+      return votes.four + votes.eight < 64;  // plenty of evidence
+    });
+    if (votes.four == 0 && votes.eight == 0) {
+      abi.address_width = 8;
+      det.width_assumed = true;
+      det.evidence.push_back(
+          "address width: 8 bytes (assumed: no MAP_OUT, path or other width-revealing record "
+          "in the scanned data; use --address-width to set it)");
+    } else {
+      abi.address_width = votes.four > votes.eight ? 4 : 8;
+      std::string why = abi.address_width == 4 ? votes.first4 : votes.first8;
+      const int agree = abi.address_width == 4 ? votes.four : votes.eight;
+      const int disagree = abi.address_width == 4 ? votes.eight : votes.four;
+      if (agree > 1) why += "; " + std::to_string(agree - 1) + " more record(s) agree";
+      if (disagree > 0) why += "; " + std::to_string(disagree) + " record(s) suggest otherwise";
+      det.evidence.push_back("address width: " + std::to_string(abi.address_width) + " bytes (" +
+                             why + ")");
+    }
+  }
+  if (abi.address_width != 4 && abi.address_width != 8)
+    return abi_error("address width " + std::to_string(abi.address_width) + " is not 4 or 8");
+
+  // time_t width of the modern INITIALIZE timespec (§5): 104-byte INITIALIZE means i386.
+  if (hint.time_width) {
+    abi.time_width = *hint.time_width;
+  } else if (!abi.legacy() && type0 == 3 && len0 == 104) {
+    abi.time_width = 4;
+  } else if (!abi.legacy() && type0 == 3 && len0 == 112) {
+    abi.time_width = 8;
+  } else {
+    abi.time_width = abi.address_width;
+  }
+  if (!abi.legacy() && abi.time_width != abi.address_width)
+    det.evidence.push_back("time_t: " + std::to_string(abi.time_width) +
+                           " bytes (INITIALIZE length " + std::to_string(len0) + ")");
+  return det;
+}
+
+}  // namespace pmclog

@@ -1,0 +1,208 @@
+// The record layouts of every generation, written down once (FORMAT.md §4, §5). Offsets are
+// not written by hand: they follow from the field order and the ABI's widths, as the kernel's
+// packed structs do.
+#include "pmclog/layout.h"
+
+#include <array>
+#include <initializer_list>
+#include <vector>
+
+namespace pmclog {
+
+namespace {
+
+constexpr uint8_t bit(Generation g) { return uint8_t(1u << static_cast<int>(g)); }
+constexpr uint8_t kL1 = bit(Generation::L1), kL2 = bit(Generation::L2), kL3 = bit(Generation::L3);
+constexpr uint8_t kM9 = bit(Generation::M9), kM10 = bit(Generation::M10);
+constexpr uint8_t kLegacy = kL1 | kL2 | kL3, kModern = kM9 | kM10;
+
+struct Decl {
+  Field id;
+  FieldType type;
+  uint16_t chars = 0;  // for FieldType::chars
+};
+
+struct KindDecl {
+  Kind kind;
+  uint8_t generations;  // where this body applies (the kind must also exist there, kind.cpp)
+  std::vector<Decl> body;  // fields after the header, in order
+};
+
+using F = Field;
+using T = FieldType;
+
+// Field names in the unused slots of pad/unwritten entries do not matter.
+const std::vector<KindDecl>& declarations() {
+  static const std::vector<KindDecl> decls = {
+      {Kind::closelog, kLegacy | kModern, {}},
+      {Kind::dropnotify, kLegacy | kModern, {}},
+      {Kind::initialize, kLegacy, {{F::version, T::u32}, {F::arch, T::u32}}},
+      // Modern INITIALIZE embeds a native struct timespec; i386 has a 4-byte time_t (§5).
+      {Kind::initialize, kModern,
+       {{F::version, T::u32}, {F::arch, T::u32}, {F::tsc_freq, T::u64_words},
+        {F::init_ts_sec, T::time_t_native}, {F::init_ts_nsec, T::time_t_native},
+        {F::cpuid, T::chars, 64}}},
+      {Kind::mappingchange, kLegacy,
+       {{F::maptype, T::u32}, {F::start, T::addr}, {F::end, T::addr}, {F::pid, T::u32},
+        {F::path, T::path}}},
+      {Kind::pcsample, kLegacy,
+       {{F::pid, T::u32}, {F::pc, T::addr}, {F::pmcid, T::u32}, {F::usermode, T::u32}}},
+      {Kind::pmcallocate, kLegacy, {{F::pmcid, T::u32}, {F::event, T::u32}, {F::flags, T::u32}}},
+      {Kind::pmcallocate, kModern,
+       {{F::pmcid, T::u32}, {F::event, T::u32}, {F::flags, T::u32}, {F::pmcid, T::pad},
+        {F::rate, T::u64_words}}},
+      {Kind::pmcattach, kLegacy | kModern, {{F::pmcid, T::u32}, {F::pid, T::u32}, {F::path, T::path}}},
+      {Kind::pmcdetach, kLegacy | kModern, {{F::pmcid, T::u32}, {F::pid, T::u32}}},
+      {Kind::proccsw, kLegacy, {{F::pmcid, T::u32}, {F::value, T::u64_words}, {F::pid, T::u32}}},
+      {Kind::proccsw, kModern,
+       {{F::value, T::u64_words}, {F::pmcid, T::u32}, {F::pid, T::u32}, {F::tid, T::u32},
+        {F::pid, T::pad}}},
+      {Kind::procexec, kLegacy,
+       {{F::pid, T::u32}, {F::entryaddr, T::addr}, {F::pmcid, T::u32}, {F::path, T::path}}},
+      {Kind::procexec, kM9,
+       {{F::pid, T::u32}, {F::pmcid, T::u32}, {F::entryaddr, T::addr}, {F::path, T::path}}},
+      // PMC_VERSION 0x0A added the PIE load base after the entry address (§5, §11).
+      {Kind::procexec, kM10,
+       {{F::pid, T::u32}, {F::pmcid, T::u32}, {F::entryaddr, T::addr}, {F::dynaddr, T::addr},
+        {F::path, T::path}}},
+      {Kind::procexit, kLegacy, {{F::pmcid, T::u32}, {F::value, T::u64_words}, {F::pid, T::u32}}},
+      {Kind::procexit, kModern, {{F::pmcid, T::u32}, {F::pid, T::u32}, {F::value, T::u64_words}}},
+      {Kind::procfork, kLegacy | kModern, {{F::oldpid, T::u32}, {F::newpid, T::u32}}},
+      {Kind::sysexit, kLegacy, {{F::pid, T::u32}}},
+      {Kind::sysexit, kModern, {{F::pid, T::u32}, {F::pid, T::unwritten}}},
+      {Kind::userdata, kLegacy, {{F::userdata, T::u32}}},
+      {Kind::userdata, kModern, {{F::userdata, T::u32}, {F::userdata, T::unwritten}}},
+      {Kind::map_in, kLegacy, {{F::pid, T::u32}, {F::start, T::addr}, {F::path, T::path}}},
+      {Kind::map_in, kModern,
+       {{F::pid, T::u32}, {F::pid, T::pad}, {F::start, T::addr}, {F::path, T::path}}},
+      {Kind::map_out, kLegacy, {{F::pid, T::u32}, {F::start, T::addr}, {F::end, T::addr}}},
+      {Kind::map_out, kModern,
+       {{F::pid, T::u32}, {F::pid, T::pad}, {F::start, T::addr}, {F::end, T::addr}}},
+      {Kind::callchain, kLegacy,
+       {{F::pid, T::u32}, {F::pmcid, T::u32}, {F::cpuflags, T::u32}, {F::pcs, T::addrs}}},
+      {Kind::callchain, kModern,
+       {{F::pid, T::u32}, {F::tid, T::u32}, {F::pmcid, T::u32}, {F::cpuflags, T::u32},
+        {F::pcs, T::addrs}}},
+      {Kind::pmcallocatedyn, kL3,
+       {{F::pmcid, T::u32}, {F::event, T::u32}, {F::flags, T::u32}, {F::evname, T::chars, 64}}},
+      // The modern writer puts the rate at 32 and the 64-byte name at 40 in a 96-byte
+      // record, so only 56 name bytes reach the file (§5, "PMCALLOCATEDYN bug").
+      {Kind::pmcallocatedyn, kModern,
+       {{F::pmcid, T::u32}, {F::event, T::u32}, {F::flags, T::u32}, {F::pmcid, T::pad},
+        {F::rate, T::u64_words}, {F::evname, T::chars, 56}}},
+      {Kind::thr_create, kModern,
+       {{F::tid, T::u32}, {F::pid, T::u32}, {F::flags, T::u32}, {F::pid, T::pad},
+        {F::tdname, T::chars, 20}}},
+      {Kind::thr_exit, kModern, {{F::tid, T::u32}, {F::tid, T::unwritten}}},
+      {Kind::proc_create, kModern, {{F::pid, T::u32}, {F::flags, T::u32}, {F::pcomm, T::chars, 20}}},
+  };
+  return decls;
+}
+
+constexpr int kWidths = 2;  // 4, 8
+constexpr int kTimeWidths = 2;
+
+size_t table_index(Generation g, int width, int time_width, Kind k) {
+  const size_t gi = static_cast<size_t>(g);
+  const size_t wi = width == 4 ? 0 : 1;
+  const size_t ti = time_width == 4 ? 0 : 1;
+  return ((gi * kWidths + wi) * kTimeWidths + ti) * kKindCount + static_cast<size_t>(k);
+}
+
+uint16_t field_size(FieldType t, uint16_t chars, int width, int time_width) {
+  switch (t) {
+    case T::u32:
+    case T::pad:
+    case T::unwritten: return 4;
+    case T::u64_words: return 8;
+    case T::time_t_native: return static_cast<uint16_t>(time_width);
+    case T::addr: return static_cast<uint16_t>(width);
+    case T::chars: return chars;
+    case T::path: return 1;
+    case T::addrs: return static_cast<uint16_t>(width);
+  }
+  return 0;
+}
+
+using Table = std::array<Layout, kGenerationCount * kWidths * kTimeWidths * kKindCount>;
+
+Table build_table() {
+  Table table{};
+  for (int gi = 0; gi < kGenerationCount; ++gi) {
+    const auto g = static_cast<Generation>(gi);
+    for (int width : {4, 8}) {
+      for (int tw : {4, 8}) {
+        for (const KindDecl& d : declarations()) {
+          if (!(d.generations & bit(g))) continue;
+          const auto type = type_of_kind(g, d.kind);
+          if (!type) continue;
+          Layout& l = table[table_index(g, width, tw, d.kind)];
+          l.kind = d.kind;
+          l.type = *type;
+          l.header_size = gi <= static_cast<int>(Generation::L3) ? 12 : 16;
+          uint16_t off = l.header_size;
+          for (const Decl& f : d.body) {
+            const uint16_t size = field_size(f.type, f.chars, width, tw);
+            l.fields[l.nfields++] = FieldSpec{f.id, f.type, off, size};
+            if (f.type == T::path || f.type == T::addrs) {
+              l.variable = true;
+              break;  // the variable part runs to the end of the record
+            }
+            off = static_cast<uint16_t>(off + size);
+          }
+          l.fixed_size = off;
+        }
+      }
+    }
+  }
+  return table;
+}
+
+const Table& table() {
+  static const Table t = build_table();
+  return t;
+}
+
+constexpr std::array<std::string_view, kFieldCount> kFieldNames = {
+    "pid", "tid", "pmcid", "cpuflags", "event", "flags", "rate", "value", "version", "arch",
+    "tsc_freq", "init_ts_sec", "init_ts_nsec", "oldpid", "newpid", "userdata", "start", "end",
+    "entryaddr", "dynaddr", "maptype", "pc", "usermode", "path", "evname", "cpuid", "tdname",
+    "pcomm", "pcs"};
+
+}  // namespace
+
+const FieldSpec* Layout::find(Field f) const {
+  for (const FieldSpec& s : *this) {
+    if (s.id == f && s.type != FieldType::pad && s.type != FieldType::unwritten) return &s;
+  }
+  return nullptr;
+}
+
+uint16_t Layout::min_length() const {
+  if (variable && fields[nfields - 1].type == FieldType::path)
+    return static_cast<uint16_t>((fixed_size + 1 + 3) & ~3);
+  return fixed_size;
+}
+
+const Layout* layout_for(const Abi& abi, Kind k) {
+  if (k == Kind::unknown || (abi.address_width != 4 && abi.address_width != 8)) return nullptr;
+  const int tw = abi.time_width == 4 ? 4 : 8;
+  const Layout& l = table()[table_index(abi.generation, abi.address_width, tw, k)];
+  return l.kind == k ? &l : nullptr;  // never-filled slots keep Kind::unknown
+}
+
+const Layout* layout_for_type(const Abi& abi, uint8_t type) {
+  const auto k = kind_of_type(abi.generation, type);
+  return k ? layout_for(abi, *k) : nullptr;
+}
+
+std::string_view field_name(Field f) { return kFieldNames[static_cast<size_t>(f)]; }
+
+std::optional<Field> parse_field(std::string_view s) {
+  for (size_t i = 0; i < kFieldNames.size(); ++i) {
+    if (kFieldNames[i] == s) return static_cast<Field>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace pmclog

@@ -1,0 +1,188 @@
+// LogReader: one framing loop over a window of bytes. A span reader's window is the whole
+// span; a stream reader's window is a bounded buffer refilled from a ByteSource, so memory
+// stays within the buffer size whatever the log's size (a record is at most 65535 bytes).
+#include "pmclog/reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "decode_impl.h"
+#include "endian_io.h"
+
+namespace pmclog {
+
+struct LogReader::Impl {
+  Abi abi;
+  detail::DecodeFn decode = nullptr;
+  // The window: bytes [beg, end) of `data`; `off` is the file offset of data[beg].
+  const uint8_t* data = nullptr;
+  size_t beg = 0, end = 0;
+  uint64_t off = 0;
+  // Streaming only.
+  std::unique_ptr<ByteSource> src;
+  std::vector<uint8_t> buf;
+  bool eof = true;
+  Error io_error;
+
+  void set_abi(const Abi& a) {
+    abi = a;
+    decode = detail::decoder_for(a);
+  }
+  size_t avail() const { return end - beg; }
+
+  // Makes at least n bytes available unless the source ends first (or n exceeds the buffer).
+  void ensure(size_t n) {
+    if (!src) return;
+    n = std::min(n, buf.size());
+    while (avail() < n && !eof) {
+      if (buf.size() - beg < n) {  // slide the window to the buffer's start
+        std::memmove(buf.data(), buf.data() + beg, avail());
+        end -= beg;
+        beg = 0;
+      }
+      auto got = src->read(buf.data() + end, buf.size() - end);
+      if (!got.ok()) {
+        io_error = got.error();
+        io_error.offset = off + avail();
+        eof = true;
+      } else if (got.value() == 0) {
+        eof = true;
+      } else {
+        end += got.value();
+      }
+    }
+  }
+
+  void consume(size_t n) {
+    beg += n;
+    off += n;
+  }
+
+  // Sound framing: the length can be trusted to find the next record.
+  bool framing_ok(const uint8_t* p, size_t av) const {
+    if (av < 4) return false;
+    const uint32_t w = detail::load32(abi.byte_order, p);
+    const uint16_t len = w & 0xFFFF;
+    return (w >> 24) == kHeaderMagic && len >= abi.header_size() && (len & 3u) == 0 && len <= av;
+  }
+};
+
+LogReader::LogReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+LogReader::LogReader(LogReader&&) noexcept = default;
+LogReader& LogReader::operator=(LogReader&&) noexcept = default;
+LogReader::~LogReader() = default;
+
+LogReader LogReader::over(std::span<const uint8_t> data, const Abi& abi) {
+  auto impl = std::make_unique<Impl>();
+  impl->set_abi(abi);
+  impl->data = data.data();
+  impl->end = data.size();
+  return LogReader(std::move(impl));
+}
+
+LogReader LogReader::stream(std::unique_ptr<ByteSource> src, const Abi& abi, size_t buffer) {
+  auto impl = std::make_unique<Impl>();
+  impl->set_abi(abi);
+  impl->src = std::move(src);
+  impl->buf.resize(std::max<size_t>(buffer, 128u << 10));
+  impl->data = impl->buf.data();
+  impl->eof = false;
+  return LogReader(std::move(impl));
+}
+
+const Abi& LogReader::abi() const { return impl_->abi; }
+void LogReader::set_abi(const Abi& abi) { impl_->set_abi(abi); }
+uint64_t LogReader::offset() const { return impl_->off; }
+size_t LogReader::buffer_capacity() const { return impl_->src ? impl_->buf.size() : 0; }
+
+std::span<const uint8_t> LogReader::peek(size_t n) {
+  Impl& s = *impl_;
+  s.ensure(n);
+  return {s.data + s.beg, std::min(n, s.avail())};
+}
+
+Step LogReader::next(Record& r, Error& err) {
+  Impl& s = *impl_;
+  if (s.src) {
+    s.ensure(4);
+    s.ensure(std::max<size_t>(peek_length(s.abi, s.data + s.beg, s.avail()), 4));
+  }
+  const Step st = s.decode(s.abi, s.data + s.beg, s.avail(), s.off, r, err);
+  if (st == Step::record) {
+    s.consume(r.header.length);
+  } else if (s.io_error && (st == Step::end || err.code == Errc::truncated)) {
+    err = s.io_error;  // the data ended because reading failed, not because the log did
+    return Step::error;
+  }
+  return st;
+}
+
+bool LogReader::skip() {
+  Impl& s = *impl_;
+  if (!s.framing_ok(s.data + s.beg, s.avail())) return false;
+  s.consume(peek_length(s.abi, s.data + s.beg, s.avail()));
+  return true;
+}
+
+SkippedRange LogReader::resync() {
+  Impl& s = *impl_;
+  SkippedRange range{s.off, s.off};
+  Record r;
+  Error e;
+  if (s.avail() > 0) s.consume(1);
+  for (;;) {
+    s.ensure(4);
+    if (s.avail() < 4) {
+      s.consume(s.avail());
+      break;
+    }
+    const uint8_t* p = s.data + s.beg;
+    const uint32_t w = detail::load32(s.abi.byte_order, p);
+    const uint16_t len = w & 0xFFFF;
+    if ((w >> 24) == kHeaderMagic && len >= s.abi.header_size() && (len & 3u) == 0 &&
+        layout_for_type(s.abi, static_cast<uint8_t>(w >> 16)) != nullptr) {
+      // A candidate: it must decode, and be followed by the end or by sound framing, so that
+      // a stray 0xEE inside an address does not end the resync early.
+      s.ensure(size_t{len} + 4);
+      p = s.data + s.beg;
+      if (s.decode(s.abi, p, s.avail(), s.off, r, e) == Step::record) {
+        const size_t rest = s.avail() - len;
+        if (rest == 0 || s.framing_ok(p + len, rest) ||
+            (rest < 4 && s.eof)) {
+          break;
+        }
+      }
+    }
+    s.consume(1);
+  }
+  range.to = s.off;
+  return range;
+}
+
+// --- sources ---------------------------------------------------------------------------
+
+namespace {
+
+class SpanSource final : public ByteSource {
+ public:
+  SpanSource(std::span<const uint8_t> d, size_t chunk) : d_(d), chunk_(std::max<size_t>(chunk, 1)) {}
+  Result<size_t> read(uint8_t* buf, size_t n) override {
+    const size_t k = std::min({n, chunk_, d_.size() - pos_});
+    std::memcpy(buf, d_.data() + pos_, k);
+    pos_ += k;
+    return k;
+  }
+
+ private:
+  std::span<const uint8_t> d_;
+  size_t chunk_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> span_source(std::span<const uint8_t> data, size_t chunk) {
+  return std::make_unique<SpanSource>(data, chunk);
+}
+
+}  // namespace pmclog

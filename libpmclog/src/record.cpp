@@ -1,0 +1,34 @@
+#include "pmclog/record.h"
+
+#include "endian_io.h"
+#include "pmclog/encode.h"
+
+namespace pmclog {
+
+uint64_t AddrView::operator[](uint32_t i) const {
+  return detail::load_addr(order_, width_, p_ + size_t{i} * width_);
+}
+
+RecordValue to_value(const Record& r, const Abi& abi) {
+  RecordValue v;
+  v.kind = r.kind;
+  v.ts_sec = r.header.ts_sec;
+  v.ts_nsec = r.header.ts_nsec;
+  v.tsc = r.header.tsc;
+  if (r.kind == Kind::unknown) {
+    v.type = r.header.type;
+    const size_t hs = abi.header_size();
+    if (r.raw.size() > hs) v.payload.assign(r.raw.begin() + static_cast<long>(hs), r.raw.end());
+    return v;
+  }
+  v.v = r.v;
+  v.text.assign(r.text);
+  v.pcs.reserve(r.pcs.size());
+  for (uint64_t pc : r.pcs) v.pcs.push_back(pc);
+  // Keep the length only where it is not the one the kernel would have written.
+  const auto natural = encoded_length(v, abi, EncodeOptions{false});
+  if (!natural.ok() || natural.value() != r.header.length) v.length = r.header.length;
+  return v;
+}
+
+}  // namespace pmclog

@@ -1,0 +1,142 @@
+// Escaping of untrusted strings for text and JSON output.
+#include "pmclog/text.h"
+
+#include <cstdint>
+
+namespace pmclog {
+
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+// Length of the valid UTF-8 sequence at s[i], or 0 if the bytes there are not one
+// (overlongs, surrogates and values above U+10FFFF are invalid).
+size_t utf8_sequence(std::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<uint8_t>(s[i + k]); };
+  const uint8_t c = b(0);
+  if (c < 0x80) return 1;
+  size_t n;
+  uint32_t cp;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+    cp = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    cp = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(k) & 0x3F);
+  }
+  if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+      (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+    return 0;
+  return n;
+}
+
+void append_hex_escape(std::string& out, uint8_t c, const char* prefix) {
+  out += prefix;
+  out += kHex[c >> 4];
+  out += kHex[c & 15];
+}
+
+}  // namespace
+
+void append_escaped(std::string& out, std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<uint8_t>(s[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      const size_t n = utf8_sequence(s, i);
+      // C1 controls (U+0080..U+009F) act as escape sequences on some terminals.
+      const bool c1 = n == 2 && c == 0xC2 && static_cast<uint8_t>(s[i + 1]) < 0xA0;
+      if (n > 0 && !c1) {
+        out.append(s.substr(i, n));
+        i += n;
+        continue;
+      }
+      append_hex_escape(out, c, "\\x");
+      ++i;
+      continue;
+    }
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case 0x1B: out += "\\e"; break;
+      default: append_hex_escape(out, c, "\\x"); break;
+    }
+    ++i;
+  }
+}
+
+std::string escaped(std::string_view s) {
+  std::string r;
+  append_escaped(r, s);
+  return r;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<uint8_t>(s[i]);
+    if (c >= 0x20 && c < 0x80) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += static_cast<char>(c);
+      ++i;
+    } else if (c < 0x20) {
+      switch (c) {
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default: append_hex_escape(out, c, "\\u00"); break;
+      }
+      ++i;
+    } else {
+      const size_t n = utf8_sequence(s, i);
+      if (n > 0) {
+        out.append(s.substr(i, n));
+        i += n;
+      } else {
+        out += "\xEF\xBF\xBD";  // U+FFFD
+        ++i;
+      }
+    }
+  }
+  out += '"';
+}
+
+bool is_valid_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = utf8_sequence(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string hex_bytes(std::string_view bytes) {
+  std::string r;
+  r.reserve(bytes.size() * 2);
+  for (char ch : bytes) {
+    const auto c = static_cast<uint8_t>(ch);
+    r += kHex[c >> 4];
+    r += kHex[c & 15];
+  }
+  return r;
+}
+
+}  // namespace pmclog

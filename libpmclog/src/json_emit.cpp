@@ -1,0 +1,157 @@
+// pmclog::append_json: the JSON Lines form of one record (docs/jsonl.md). Members come from
+// the record's Layout, so every record type is covered by one loop (DESIGN.md principle 1).
+#include <cstdio>
+#include <string>
+
+#include "pmclog/encode.h"
+#include "pmclog/json.h"
+#include "pmclog/layout.h"
+#include "pmclog/text.h"
+
+namespace pmclog {
+
+namespace {
+
+// Doubles hold integers exactly up to 2^53; above it the schema adds a "<name>_hex" member.
+constexpr uint64_t kExactInDouble = uint64_t{1} << 53;
+
+void append_u64(std::string& out, uint64_t v) {
+  char b[24];
+  const int n = std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(v));
+  out.append(b, static_cast<size_t>(n));
+}
+
+void append_hex(std::string& out, uint64_t v) {
+  char b[24];
+  const int n = std::snprintf(b, sizeof b, "\"0x%llx\"", static_cast<unsigned long long>(v));
+  out.append(b, static_cast<size_t>(n));
+}
+
+void key(std::string& out, std::string_view name, std::string_view suffix = {}) {
+  out += ",\"";
+  out += name;
+  out += suffix;
+  out += "\":";
+}
+
+// A 64-bit value: the number, and its hex form when a double would round it.
+void wide_member(std::string& out, std::string_view name, uint64_t v) {
+  key(out, name);
+  append_u64(out, v);
+  if (v > kExactInDouble) {
+    key(out, name, "_hex");
+    append_hex(out, v);
+  }
+}
+
+void text_member(std::string& out, std::string_view name, std::string_view s) {
+  key(out, name);
+  append_json_string(out, s);
+  if (!is_valid_utf8(s)) {  // the string above has U+FFFD; keep the exact bytes too
+    key(out, name, "_hex");
+    out += '"';
+    out += hex_bytes(s);
+    out += '"';
+  }
+}
+
+void pcs_members(std::string& out, const Record& r) {
+  key(out, "pcs");
+  out += '[';
+  for (uint32_t i = 0; i < r.pcs.size(); ++i) {
+    if (i) out += ',';
+    append_u64(out, r.pcs[i]);
+  }
+  out += ']';
+  key(out, "pcs_hex");
+  out += '[';
+  for (uint32_t i = 0; i < r.pcs.size(); ++i) {
+    if (i) out += ',';
+    append_hex(out, r.pcs[i]);
+  }
+  out += ']';
+  // derived from cpuflags (FORMAT.md §7.1), informational
+  key(out, "cpu");
+  append_u64(out, r.cpu());
+  key(out, "usermode");
+  append_u64(out, r.user_callchain() ? 1 : 0);
+}
+
+}  // namespace
+
+void append_json(const Record& r, const Abi& abi, std::string& out) {
+  out += "{\"offset\":";
+  append_u64(out, r.offset);
+  out += ",\"generation\":\"";
+  out += generation_name(abi.generation);
+  out += "\",\"type\":\"";
+  out += kind_id(r.kind);
+  out += '"';
+  key(out, "type_code");
+  append_u64(out, r.header.type);
+  key(out, "length");
+  append_u64(out, r.header.length);
+  if (abi.legacy()) {
+    key(out, "ts_sec");
+    append_u64(out, r.header.ts_sec);
+    key(out, "ts_nsec");
+    append_u64(out, r.header.ts_nsec);
+  } else {
+    wide_member(out, "tsc", r.header.tsc);
+  }
+
+  if (!r.layout) {
+    // Kind::unknown: the bytes after the header, as they are
+    const size_t hs = abi.header_size();
+    const auto* p = reinterpret_cast<const char*>(r.raw.data());
+    key(out, "payload_hex");
+    out += '"';
+    if (r.raw.size() > hs) out += hex_bytes(std::string_view(p + hs, r.raw.size() - hs));
+    out += '"';
+  } else {
+    for (const FieldSpec& f : *r.layout) {
+      const std::string_view name = field_name(f.id);
+      switch (f.type) {
+        case FieldType::pad:
+        case FieldType::unwritten:
+          break;  // nonzero bytes there go to "unwritten" below
+        case FieldType::u32:
+          key(out, name);
+          append_u64(out, r[f.id]);
+          break;
+        case FieldType::u64_words:
+        case FieldType::time_t_native:
+        case FieldType::addr:
+          wide_member(out, name, r[f.id]);
+          break;
+        case FieldType::chars:
+        case FieldType::path:
+          text_member(out, name, r.text);
+          break;
+        case FieldType::addrs:
+          pcs_members(out, r);
+          break;
+      }
+    }
+  }
+
+  const auto patches = unwritten_bytes(r, abi);
+  if (!patches.empty()) {
+    key(out, "unwritten");
+    out += '[';
+    bool first = true;
+    for (const auto& [at, bytes] : patches) {
+      if (!first) out += ',';
+      first = false;
+      out += "{\"at\":";
+      append_u64(out, at);
+      out += ",\"hex\":\"";
+      out += hex_bytes(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+      out += "\"}";
+    }
+    out += ']';
+  }
+  out += '}';
+}
+
+}  // namespace pmclog

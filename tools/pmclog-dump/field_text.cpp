@@ -1,0 +1,115 @@
+#include "field_text.h"
+
+#include <fmt/format.h>
+
+#include "event_names.h"
+#include "pmclog/names.h"
+#include "pmclog/text.h"
+
+namespace dump {
+
+using pmclog::Field;
+using pmclog::FieldType;
+
+std::string pmcid_parts(uint32_t id, pmclog::Generation g) {
+  const auto p = pmclog::split_pmcid(id, g);
+  std::string cpu = p.any_cpu ? std::string("any") : std::to_string(p.cpu);
+  return fmt::format("cpu={} mode={} class={} row={}", cpu, pmclog::pmc_mode_name(p.mode),
+                     p.klass, p.row);
+}
+
+namespace {
+
+auto out_it(std::string& s) { return std::back_inserter(s); }
+
+void version_text(std::string& out, uint32_t v) {
+  fmt::format_to(out_it(out), "0x{:08x} ({}.{}.{})", v, v >> 24, (v >> 16) & 0xFF, v & 0xFFFF);
+}
+
+}  // namespace
+
+bool append_field(std::string& out, const pmclog::Record& r, const pmclog::FieldSpec& f,
+                  const LogState& st) {
+  if (f.type == FieldType::pad || f.type == FieldType::unwritten) return false;
+  const auto g = st.abi.generation;
+  const auto name = pmclog::field_name(f.id);
+  if (f.id == Field::pcs) {
+    fmt::format_to(out_it(out), "npc={}", r.pcs.size());
+    return true;
+  }
+  if (pmclog::is_text(f.id)) {
+    out += name;
+    out += "=\"";
+    pmclog::append_escaped(out, r.text);
+    out += '"';
+    return true;
+  }
+  const uint64_t v = r[f.id];
+  const uint32_t v32 = static_cast<uint32_t>(v);
+  out += name;
+  out += '=';
+  switch (f.id) {
+    case Field::pid:
+    case Field::tid:
+    case Field::oldpid:
+    case Field::newpid:
+      // pids are signed (-1 is the kernel in MAP_IN, FORMAT.md §4)
+      fmt::format_to(out_it(out), "{}", static_cast<int32_t>(v32));
+      break;
+    case Field::pmcid:
+      fmt::format_to(out_it(out), "0x{:08x} ({})", v32, pmcid_parts(v32, g));
+      break;
+    case Field::cpuflags:
+      fmt::format_to(out_it(out), "0x{:08x} (cpu={} {}{})", v32, v32 >> 16,
+                     (v32 & pmclog::kCallchainUserspace) ? "user" : "kernel",
+                     (v32 & pmclog::kCallchainMultipart) ? " multipart" : "");
+      break;
+    case Field::flags:
+      if (r.kind == pmclog::Kind::pmcallocate || r.kind == pmclog::Kind::pmcallocatedyn) {
+        const auto names = pmclog::pmc_flags_names(v32, g);
+        fmt::format_to(out_it(out), "0x{:x} ({})", v32, names.empty() ? "none" : names);
+      } else {
+        fmt::format_to(out_it(out), "0x{:x}", v32);  // p_flag of THR_CREATE/PROC_CREATE
+      }
+      break;
+    case Field::event: {
+      fmt::format_to(out_it(out), "0x{:x}", v32);
+      if (auto n = event_name(v32, st.cputype, g, &st.soft_events)) {
+        out += " (";
+        pmclog::append_escaped(out, *n);
+        out += ')';
+      }
+      break;
+    }
+    case Field::version:
+      version_text(out, v32);
+      break;
+    case Field::arch: {
+      const auto n = pmclog::cputype_name(v32, g);
+      if (n.empty()) fmt::format_to(out_it(out), "0x{:x}", v32);
+      else fmt::format_to(out_it(out), "0x{:x} ({})", v32, n);
+      break;
+    }
+    case Field::maptype:
+      fmt::format_to(out_it(out), "{} ({})", v32,
+                     v32 == 1 ? "insert" : v32 == 2 ? "delete" : "?");
+      break;
+    case Field::userdata:
+      fmt::format_to(out_it(out), "0x{:x}", v32);
+      break;
+    case Field::start:
+    case Field::end:
+    case Field::entryaddr:
+    case Field::dynaddr:
+    case Field::pc:
+      fmt::format_to(out_it(out), "0x{:x}", v);
+      break;
+    default:
+      // counts and values: tsc_freq, init_ts_*, rate, value, usermode
+      fmt::format_to(out_it(out), "{}", v);
+      break;
+  }
+  return true;
+}
+
+}  // namespace dump

@@ -1,0 +1,95 @@
+// --explain: each record as its 32-bit words: the bytes in file order, the word's value in
+// the log's byte order, and the field the word belongs to, from the record's Layout
+// (FORMAT.md §2-§5). For learning the format and debugging a writer.
+#include <fmt/format.h>
+
+#include "formatter.h"
+#include "pmclog/kind.h"
+#include "pmclog/layout.h"
+
+namespace dump {
+
+namespace {
+
+using pmclog::FieldType;
+
+// "low word"/"high word" of a 64-bit value stored as two 32-bit words: EMIT64 puts the low
+// word first in every byte order; a native 64-bit store (header TSC, timespec) puts the high
+// word first on big-endian (FORMAT.md §3).
+const char* half(bool first_word, bool native64, pmclog::ByteOrder order) {
+  const bool low_first = !native64 || order == pmclog::ByteOrder::little;
+  return first_word == low_first ? "low word" : "high word";
+}
+
+std::string chars_of(const uint8_t* p) {
+  std::string s;
+  for (int i = 0; i < 4; ++i) s += (p[i] >= 0x20 && p[i] < 0x7F) ? static_cast<char>(p[i]) : '.';
+  return s;
+}
+
+std::string header_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_t o) {
+  if (o == 0)
+    return fmt::format("header: magic 0xee, type {}, length {}", r.header.type, r.header.length);
+  if (abi.legacy()) return o == 4 ? "ts_sec" : "ts_nsec (28 bits)";
+  if (o == 4) return "spare (unwritten by the kernel)";
+  return fmt::format("tsc ({}, native 64-bit)", half(o == 8, true, abi.byte_order));
+}
+
+std::string field_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_t o) {
+  if (o < abi.header_size()) return header_label(r, abi, o);
+  if (!r.layout) return "payload";
+  for (const auto& f : *r.layout) {
+    const bool to_end = f.type == FieldType::path || f.type == FieldType::addrs;
+    const uint32_t end = to_end ? static_cast<uint32_t>(r.raw.size()) : f.offset + f.size;
+    if (o < f.offset || o >= end) continue;
+    const auto name = pmclog::field_name(f.id);
+    const bool first = o == f.offset;
+    switch (f.type) {
+      case FieldType::pad: return "pad (written as 0)";
+      case FieldType::unwritten: return "unwritten (stale buffer bytes)";
+      case FieldType::u64_words: return fmt::format("{} ({})", name, half(first, false, abi.byte_order));
+      case FieldType::time_t_native:
+        return f.size == 4 ? std::string(name)
+                           : fmt::format("{} ({})", name, half(first, true, abi.byte_order));
+      case FieldType::addr:
+        return f.size == 4 ? std::string(name)
+                           : fmt::format("{} ({})", name, half(first, false, abi.byte_order));
+      case FieldType::chars:
+      case FieldType::path:
+        return fmt::format("{}[{}..{}] \"{}\"", name, o - f.offset, o - f.offset + 3,
+                           chars_of(r.raw.data() + o));
+      case FieldType::addrs: {
+        const uint32_t i = (o - f.offset) / f.size;
+        if (f.size == 4) return fmt::format("{}[{}]", name, i);
+        return fmt::format("{}[{}] ({})", name, i, half((o - f.offset) % 8 == 0, false, abi.byte_order));
+      }
+      default: return std::string(name);
+    }
+  }
+  return "beyond the layout's fields";
+}
+
+class ExplainFormatter : public Formatter {
+ public:
+  void record(const pmclog::Record& r, const LogState& st, Output& out) override {
+    std::string& b = out.buf;
+    auto it = std::back_inserter(b);
+    fmt::format_to(it, "@{} {} (type {}, {} bytes)\n", r.offset, pmclog::kind_name(r.kind),
+                   r.header.type, r.raw.size());
+    const bool le = st.abi.byte_order == pmclog::ByteOrder::little;
+    for (uint32_t o = 0; o + 4 <= r.raw.size(); o += 4) {
+      const uint8_t* p = r.raw.data() + o;
+      const uint32_t v = le ? (p[0] | p[1] << 8 | p[2] << 16 | static_cast<uint32_t>(p[3]) << 24)
+                            : (static_cast<uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3]);
+      fmt::format_to(it, "  +{:<5} {:02x} {:02x} {:02x} {:02x}  0x{:08x}  {}\n", o, p[0], p[1],
+                     p[2], p[3], v, field_label(r, st.abi, o));
+    }
+    out.maybe_flush();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Formatter> make_explain_formatter() { return std::make_unique<ExplainFormatter>(); }
+
+}  // namespace dump

@@ -1,0 +1,48 @@
+// --format=text: one line per record: byte offset, type name, header time, then every field
+// of the record's layout as name=value; CALLCHAIN frames indented below, marked user/kernel.
+#include <fmt/format.h>
+
+#include "field_text.h"
+#include "formatter.h"
+#include "pmclog/kind.h"
+
+namespace dump {
+
+namespace {
+
+class TextFormatter : public Formatter {
+ public:
+  void record(const pmclog::Record& r, const LogState& st, Output& out) override {
+    std::string& b = out.buf;
+    fmt::format_to(std::back_inserter(b), "{:>10} {:<14}", r.offset, pmclog::kind_name(r.kind));
+    if (st.abi.legacy()) {
+      b += " ts=";
+      b += legacy_time(r);
+    } else {
+      fmt::format_to(std::back_inserter(b), " tsc={}", r.header.tsc);
+      // seconds only when INITIALIZE gave a frequency (0 on non-x86, FORMAT.md §5)
+      if (st.tsc_freq != 0) fmt::format_to(std::back_inserter(b), " ({}s)", tsc_seconds(r.header.tsc, st.tsc_freq));
+    }
+    if (r.layout) {
+      for (const auto& f : *r.layout) {
+        b += ' ';
+        if (!append_field(b, r, f, st)) b.pop_back();
+      }
+    }
+    b += '\n';
+    if (r.kind == pmclog::Kind::callchain) {
+      const char* where = r.user_callchain() ? "user" : "kernel";
+      uint32_t i = 0;
+      for (uint64_t pc : r.pcs) {
+        fmt::format_to(std::back_inserter(b), "{:>10}   [{}] 0x{:x} {}\n", "", i++, pc, where);
+      }
+    }
+    out.maybe_flush();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Formatter> make_text_formatter() { return std::make_unique<TextFormatter>(); }
+
+}  // namespace dump

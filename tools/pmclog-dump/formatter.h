@@ -1,0 +1,30 @@
+// One output form of the records (--format). The driver hands every selected record to
+// record(); begin/end bracket each input file.
+#pragma once
+
+#include <memory>
+
+#include "log_state.h"
+#include "options.h"
+#include "output.h"
+#include "pmclog/error.h"
+#include "pmclog/record.h"
+
+namespace dump {
+
+class Formatter {
+ public:
+  virtual ~Formatter() = default;
+  virtual void begin(const LogState&, Output&) {}
+  virtual void record(const pmclog::Record& r, const LogState& st, Output& out) = 0;
+  // A data error stopped (or interrupted, with --keep-going) the file.
+  virtual void data_error(const pmclog::Error&, const LogState&, Output&) {}
+  virtual void end(const LogState&, Output&) {}
+};
+
+std::unique_ptr<Formatter> make_text_formatter();
+std::unique_ptr<Formatter> make_pmcstat_formatter();
+std::unique_ptr<Formatter> make_jsonl_formatter();
+std::unique_ptr<Formatter> make_explain_formatter();
+
+}  // namespace dump

@@ -1,0 +1,33 @@
+#include "log_state.h"
+
+#include <fmt/format.h>
+
+namespace dump {
+
+void LogState::observe(const pmclog::Record& r) {
+  ++records_read;
+  end_of_last = r.offset + r.raw.size();
+  if (r.kind == pmclog::Kind::pmcallocatedyn && !r.text.empty()) {
+    soft_events[static_cast<uint32_t>(r[pmclog::Field::event])] = std::string(r.text);
+  }
+  if (r.kind != pmclog::Kind::initialize) return;
+  have_init = true;
+  version = static_cast<uint32_t>(r[pmclog::Field::version]);
+  cputype = static_cast<uint32_t>(r[pmclog::Field::arch]);
+  if (r.has(pmclog::Field::tsc_freq)) tsc_freq = r[pmclog::Field::tsc_freq];
+  if (r.has(pmclog::Field::cpuid)) cpuid = std::string(r.text);
+}
+
+std::string legacy_time(const pmclog::Record& r) {
+  return fmt::format("{}.{:09}", r.header.ts_sec, r.header.ts_nsec);
+}
+
+std::string tsc_seconds(uint64_t tsc, uint64_t freq) {
+  // 128-bit arithmetic so that large TSC values do not overflow the nanosecond product.
+  const uint64_t sec = tsc / freq;
+  const unsigned __int128 rem = tsc % freq;
+  const uint64_t nsec = static_cast<uint64_t>(rem * 1000000000u / freq);
+  return fmt::format("{}.{:09}", sec, nsec);
+}
+
+}  // namespace dump

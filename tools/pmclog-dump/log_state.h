@@ -1,0 +1,35 @@
+// What earlier records of a log tell about later ones: the INITIALIZE values (cputype for
+// event names, TSC frequency for seconds). Updated from every record, selected or not.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "pmclog/abi.h"
+#include "pmclog/record.h"
+
+namespace dump {
+
+struct LogState {
+  std::string file;  // name as given
+  pmclog::Abi abi;
+  bool have_init = false;
+  uint32_t version = 0;
+  uint32_t cputype = 0;
+  uint64_t tsc_freq = 0;  // Hz; 0 when unknown (legacy, or non-x86)
+  std::string cpuid;
+  // Names the log gave soft events in PMCALLOCATEDYN, for PMCALLOCATE lines of the same code.
+  std::map<uint32_t, std::string> soft_events;
+  uint64_t records_read = 0;  // decoded so far, selected or not (pmcstat's record count)
+  uint64_t end_of_last = 0;   // offset just past the last good record
+
+  void observe(const pmclog::Record& r);
+};
+
+// "1700000000.000000001" for a legacy header, "" for modern.
+std::string legacy_time(const pmclog::Record& r);
+// TSC ticks as seconds "S.NNNNNNNNN" given the frequency (must be non-zero).
+std::string tsc_seconds(uint64_t tsc, uint64_t freq);
+
+}  // namespace dump

@@ -1,0 +1,149 @@
+// pmclog-dump: prints hwpmc(4) logs of every generation as text, pmcstat-compatible text,
+// JSON Lines or annotated words, or summarizes them (issue 3).
+#include <signal.h>
+
+#include <cstring>
+#include <iostream>
+
+#include "formatter.h"
+#include "options.h"
+#include "output.h"
+#include "pmclog/open.h"
+#include "select.h"
+#include "stats.h"
+
+namespace dump {
+
+namespace {
+
+constexpr int kExitData = 1;
+constexpr int kExitUsageOrIo = 2;
+
+const char* compression_name(pmclog::Compression c) {
+  switch (c) {
+    case pmclog::Compression::gzip: return "gzip";
+    case pmclog::Compression::zstd: return "zstd";
+    default: return "none";
+  }
+}
+
+std::string display_name(const std::string& name) { return name == "-" ? "(stdin)" : name; }
+
+void show_abi(const pmclog::OpenLog& log, Output& out) {
+  out.buf += display_name(log.name) + ": " + pmclog::describe(log.detection.abi);
+  out.buf += std::string(" (compression: ") + compression_name(log.compression) + ")\n";
+  for (const auto& e : log.detection.evidence) out.buf += "  " + e + "\n";
+  if (log.detection.width_assumed)
+    out.buf += "  note: no bytes settled the address width; use --address-width if it is wrong\n";
+  if (log.detection.generation_assumed)
+    out.buf += "  note: the generation was assumed; use --generation if it is wrong\n";
+}
+
+class Driver {
+ public:
+  Driver(const Options& o, Output& out) : o_(o), out_(out) {
+    switch (o.format) {
+      case Format::text: fmt_ = make_text_formatter(); break;
+      case Format::pmcstat: fmt_ = make_pmcstat_formatter(); break;
+      case Format::jsonl: fmt_ = make_jsonl_formatter(); break;
+      case Format::explain: fmt_ = make_explain_formatter(); break;
+    }
+  }
+
+  int run_file(const std::string& name) {
+    auto opened = pmclog::open_log(name, o_.hint);
+    if (!opened) {
+      const auto& e = opened.error();
+      out_.flush();
+      std::cerr << "pmclog-dump: " << display_name(name) << ": " << e.message << "\n";
+      return e.code == pmclog::Errc::io ? kExitUsageOrIo : kExitData;
+    }
+    pmclog::OpenLog& log = opened.value();
+    if (o_.show_abi) {
+      show_abi(log, out_);
+      return 0;
+    }
+    LogState st;
+    st.file = display_name(name);
+    st.abi = log.reader->abi();
+    return o_.stats ? loop(*log.reader, st, nullptr) : loop(*log.reader, st, fmt_.get());
+  }
+
+ private:
+  void report(const std::string& line) {
+    out_.flush();  // keep stdout before stderr when both go to one terminal or file
+    std::cerr << "pmclog-dump: " << line << "\n";
+  }
+
+  int loop(pmclog::LogReader& reader, LogState& st, Formatter* fmt) {
+    Stats stats;
+    if (fmt) fmt->begin(st, out_);
+    int status = 0;
+    uint64_t shown = 0;
+    pmclog::Record r;
+    pmclog::Error e;
+    const bool pmcstat = o_.format == Format::pmcstat && !o_.stats;
+    for (;;) {
+      if (o_.select.head && shown >= *o_.select.head) break;
+      const pmclog::Step step = reader.next(r, e);
+      if (step == pmclog::Step::end) break;
+      if (step == pmclog::Step::error) {
+        status = kExitData;
+        if (fmt) fmt->data_error(e, st, out_);
+        else stats.error(e);
+        report(st.file + ": " + e.message);
+        if (!o_.keep_going) break;
+        const uint64_t before = reader.offset();
+        pmclog::SkippedRange range;
+        if (reader.skip()) range = {e.offset, reader.offset()};
+        else range = reader.resync();
+        if (!fmt) stats.skipped(range);
+        report(st.file + ": skipped bytes " + std::to_string(range.from) + ".." +
+               std::to_string(range.to) + " (" + std::to_string(range.to - range.from) +
+               " bytes), going on at offset " + std::to_string(range.to));
+        if (reader.offset() == before && range.to == range.from) break;  // no progress
+        continue;
+      }
+      st.observe(r);
+      // libpmc of the modern era returns EOF at CLOSELOG (FORMAT.md §8), so pmcstat stops.
+      if (pmcstat && !st.abi.legacy() && r.kind == pmclog::Kind::closelog) break;
+      if (!selected(o_.select, r, st.abi.generation)) continue;
+      ++shown;
+      if (fmt) fmt->record(r, st, out_);
+      else stats.add(r, st);
+    }
+    if (fmt) fmt->end(st, out_);
+    else if (o_.stats_json) stats.print_json(st, out_);
+    else stats.print_text(st, out_);
+    return status;
+  }
+
+  const Options& o_;
+  Output& out_;
+  std::unique_ptr<Formatter> fmt_;
+};
+
+}  // namespace
+
+}  // namespace dump
+
+int main(int argc, char** argv) {
+  // A closed pipe shows up as EPIPE from write(), which ends the output quietly.
+  ::signal(SIGPIPE, SIG_IGN);
+  int code = 0;
+  auto opts = dump::parse_options(argc, argv, code);
+  if (!opts) return code;
+  dump::Output& out = dump::Output::stdout_();
+  int status = 0;
+  try {
+    dump::Driver driver(*opts, out);
+    for (const auto& f : opts->files) status = std::max(status, driver.run_file(f));
+    out.flush();
+  } catch (const dump::PipeClosed&) {
+    return status;
+  } catch (const dump::WriteFailed& w) {
+    std::cerr << "pmclog-dump: writing standard output: " << std::strerror(w.err) << "\n";
+    return 2;
+  }
+  return status;
+}

@@ -1,0 +1,214 @@
+#include "options.h"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "pmclog/abi.h"
+
+namespace po = boost::program_options;
+
+namespace dump {
+
+namespace {
+
+constexpr const char* kUsage = "Usage: pmclog-dump [options] [FILE...]\n";
+
+constexpr const char* kExamples = R"(
+FILE may be a hwpmc(4) log of any generation (legacy L1/L2/L3, modern M9/M10), 32- or
+64-bit, little- or big-endian, plain or gzip/zstd-compressed. No FILE or "-" reads
+standard input (a pipe works).
+
+Examples:
+  pmclog-dump pmc.log                       one line per record, every field named
+  pmclog-dump --format=pmcstat pmc.log      what FreeBSD's `pmcstat -R pmc.log` prints
+  pmclog-dump --format=jsonl pmc.log | jq . lossless JSON Lines (docs/jsonl.md)
+  pmclog-dump --explain --head 3 pmc.log    the 32-bit words of each record, labelled
+  pmclog-dump --stats pmc.log.zst           summary: counts, time span, pmcs, depths
+  pmclog-dump --stats --format=json pmc.log the summary as one JSON object
+  pmclog-dump --type callchain --pid 1234 --cpu 2 pmc.log
+  pmclog-dump --show-abi pmc.log            the detected ABI and the evidence for it
+  gzip -dc pmc.log.gz | pmclog-dump -       from a pipe
+  pmclog-dump --generation L3 --address-width 4 --byte-order big old.log
+
+Exit status: 0 all records good; 1 damaged data (the good records before the damage are
+printed, then one line on stderr names the file, the byte offset and the reason;
+--keep-going resynchronizes and reports every skipped byte range); 2 usage or I/O error.
+)";
+
+// Decimal, or hexadecimal with 0x; a leading '-' for negative numbers where allowed.
+bool parse_number(const std::string& s, int64_t& out) {
+  if (s.empty()) return false;
+  size_t pos = 0;
+  bool neg = false;
+  if (s[0] == '-') {
+    neg = true;
+    pos = 1;
+  }
+  int base = 10;
+  if (s.size() > pos + 2 && s[pos] == '0' && (s[pos + 1] == 'x' || s[pos + 1] == 'X')) {
+    base = 16;
+    pos += 2;
+  }
+  if (pos >= s.size()) return false;
+  uint64_t v = 0;
+  for (; pos < s.size(); ++pos) {
+    const char c = s[pos];
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (base == 16 && c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (base == 16 && c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return false;
+    if (v > (UINT64_MAX - static_cast<uint64_t>(d)) / static_cast<uint64_t>(base)) return false;
+    v = v * static_cast<uint64_t>(base) + static_cast<uint64_t>(d);
+  }
+  if (neg) {
+    if (v > static_cast<uint64_t>(INT64_MAX)) return false;
+    out = -static_cast<int64_t>(v);
+  } else {
+    out = static_cast<int64_t>(v);
+  }
+  return true;
+}
+
+// Values may be repeated options or comma-separated lists.
+std::vector<std::string> split_list(const std::vector<std::string>& in) {
+  std::vector<std::string> out;
+  for (const auto& s : in) {
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      if (!item.empty()) out.push_back(item);
+    }
+  }
+  return out;
+}
+
+struct UsageError {
+  std::string what;
+};
+
+int64_t number_or_throw(const std::string& opt, const std::string& s, int64_t lo, int64_t hi) {
+  int64_t v = 0;
+  if (!parse_number(s, v) || v < lo || v > hi)
+    throw UsageError{"--" + opt + ": '" + s + "' is not a valid value"};
+  return v;
+}
+
+}  // namespace
+
+std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
+  po::options_description general("Options");
+  std::string format = "text";
+  std::string generation, byte_order;
+  int address_width = 0;
+  std::vector<std::string> types, pids, pmcids, cpus;
+  std::string from_offset, to_offset, head;
+  // clang-format off
+  general.add_options()
+    ("help,h", "show this help")
+    ("version", "show the version")
+    ("format,f", po::value(&format), "text (default), pmcstat, jsonl, explain; with --stats: text or json")
+    ("explain", "same as --format=explain: each record's 32-bit words, labelled")
+    ("stats", "print a summary instead of the records")
+    ("show-abi", "print the detected ABI and the evidence for it, then stop")
+    ("keep-going,k", "after damage, resynchronize and go on (the exit status is still 1)")
+    ("generation", po::value(&generation), "override detection: L1 L2 L3 M M9 M10")
+    ("address-width", po::value(&address_width), "override detection: 4 or 8 (bytes)")
+    ("byte-order", po::value(&byte_order), "override detection: little or big")
+    ("type,t", po::value(&types), "only these record types (kind ids, FORMAT.md names or pmcstat keywords; repeatable, comma-separated)")
+    ("pid,p", po::value(&pids), "only records about these pids (pid, oldpid or newpid)")
+    ("pmcid", po::value(&pmcids), "only records with these pmc ids (hex with 0x or decimal)")
+    ("cpu", po::value(&cpus), "only CALLCHAIN records from these cpus, and records of system-mode pmcs on them")
+    ("from-offset", po::value(&from_offset), "only records starting at or after this byte offset")
+    ("to-offset", po::value(&to_offset), "only records starting before this byte offset")
+    ("head,n", po::value(&head), "stop after N selected records");
+  // clang-format on
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::vector<std::string>>(), "input");
+  po::options_description all;
+  all.add(general).add(hidden);
+  po::positional_options_description pos;
+  pos.add("file", -1);
+
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << kUsage << "\n" << general << kExamples;
+      exit_code = 0;
+      return std::nullopt;
+    }
+    if (vm.count("version")) {
+      std::cout << "pmclog-dump " << PMCLOG_DUMP_VERSION << "\n";
+      exit_code = 0;
+      return std::nullopt;
+    }
+    Options o;
+    if (vm.count("file")) o.files = vm["file"].as<std::vector<std::string>>();
+    if (o.files.empty()) o.files.push_back("-");
+    o.stats = vm.count("stats") > 0;
+    o.show_abi = vm.count("show-abi") > 0;
+    o.keep_going = vm.count("keep-going") > 0;
+    if (vm.count("explain")) format = "explain";
+    if (format == "text") o.format = Format::text;
+    else if (format == "pmcstat") o.format = Format::pmcstat;
+    else if (format == "jsonl" || format == "json") o.format = Format::jsonl;
+    else if (format == "explain") o.format = Format::explain;
+    else throw UsageError{"--format: '" + format + "' is not one of text, pmcstat, jsonl, explain"};
+    if (o.stats) {
+      if (o.format == Format::jsonl) o.stats_json = true;
+      else if (o.format != Format::text)
+        throw UsageError{"--stats takes --format=text or --format=json"};
+    } else if (format == "json") {
+      throw UsageError{"--format=json is for --stats; records are printed with --format=jsonl"};
+    }
+
+    if (!generation.empty()) {
+      if (generation == "M" || generation == "m") o.hint.modern = true;
+      else if (auto g = pmclog::parse_generation(generation)) o.hint.generation = *g;
+      else throw UsageError{"--generation: '" + generation + "' is not one of L1 L2 L3 M M9 M10"};
+    }
+    if (vm.count("address-width")) {
+      if (address_width != 4 && address_width != 8)
+        throw UsageError{"--address-width: must be 4 or 8"};
+      o.hint.address_width = static_cast<uint8_t>(address_width);
+    }
+    if (!byte_order.empty()) {
+      auto b = pmclog::parse_byte_order(byte_order);
+      if (!b) throw UsageError{"--byte-order: '" + byte_order + "' is not little or big"};
+      o.hint.byte_order = *b;
+    }
+
+    for (const auto& t : split_list(types)) {
+      auto k = pmclog::parse_kind(t);
+      if (!k) throw UsageError{"--type: '" + t + "' is not a record type"};
+      o.select.kinds.push_back(*k);
+    }
+    for (const auto& p : split_list(pids))
+      o.select.pids.push_back(number_or_throw("pid", p, INT32_MIN, UINT32_MAX));
+    for (const auto& p : split_list(pmcids))
+      o.select.pmcids.push_back(static_cast<uint32_t>(number_or_throw("pmcid", p, 0, UINT32_MAX)));
+    for (const auto& c : split_list(cpus))
+      o.select.cpus.push_back(static_cast<uint32_t>(number_or_throw("cpu", c, 0, UINT32_MAX)));
+    if (!from_offset.empty())
+      o.select.from_offset = static_cast<uint64_t>(number_or_throw("from-offset", from_offset, 0, INT64_MAX));
+    if (!to_offset.empty())
+      o.select.to_offset = static_cast<uint64_t>(number_or_throw("to-offset", to_offset, 0, INT64_MAX));
+    if (!head.empty())
+      o.select.head = static_cast<uint64_t>(number_or_throw("head", head, 0, INT64_MAX));
+    // pids are compared as the 32-bit signed values the records hold
+    for (auto& p : o.select.pids) p = static_cast<int32_t>(static_cast<uint32_t>(p));
+    return o;
+  } catch (const UsageError& e) {
+    std::cerr << "pmclog-dump: " << e.what << "\n" << kUsage << "Try 'pmclog-dump --help'.\n";
+  } catch (const po::error& e) {
+    std::cerr << "pmclog-dump: " << e.what() << "\n" << kUsage << "Try 'pmclog-dump --help'.\n";
+  }
+  exit_code = 2;
+  return std::nullopt;
+}
+
+}  // namespace dump

@@ -1,0 +1,45 @@
+// Command-line options of pmclog-dump (parsed with Boost.Program_options).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmclog/detect.h"
+#include "pmclog/kind.h"
+
+namespace dump {
+
+enum class Format { text, pmcstat, jsonl, explain };
+
+struct Selection {
+  std::vector<pmclog::Kind> kinds;
+  std::vector<int64_t> pids;
+  std::vector<uint32_t> pmcids;
+  std::vector<uint32_t> cpus;
+  std::optional<uint64_t> from_offset;
+  std::optional<uint64_t> to_offset;
+  std::optional<uint64_t> head;
+  bool any() const {
+    return !kinds.empty() || !pids.empty() || !pmcids.empty() || !cpus.empty() ||
+           from_offset || to_offset;
+  }
+};
+
+struct Options {
+  std::vector<std::string> files;  // "-" is standard input
+  Format format = Format::text;
+  bool stats = false;
+  bool stats_json = false;
+  bool show_abi = false;
+  bool keep_going = false;
+  pmclog::AbiHint hint;
+  Selection select;
+};
+
+// Returns the options, or nullopt after printing help/version (exit 0) or a usage error
+// (exit 2); `exit_code` says which.
+std::optional<Options> parse_options(int argc, char** argv, int& exit_code);
+
+}  // namespace dump

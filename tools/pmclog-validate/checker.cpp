@@ -1,0 +1,319 @@
+#include "checker.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "pmclog/layout.h"
+#include "pmclog/names.h"
+#include "pmclog/text.h"
+
+namespace pmclog::validate {
+
+namespace {
+
+constexpr uint32_t kNsecMask = 0xFFFFFFFu;  // the writer keeps 28 bits of tv_nsec (§2)
+constexpr uint32_t kNsecWrap = kNsecMask + 1;
+constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC without a PMC (§4)
+
+uint32_t load32(const Abi& abi, const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  if (abi.byte_order == ByteOrder::big) v = __builtin_bswap32(v);
+  return v;
+}
+
+// The largest true nanosecond value a masked legacy field can stand for: the kernel stores
+// tv_nsec mod 2^28 and tv_nsec < 10^9.
+uint32_t max_true_nsec(uint32_t stored) {
+  if (stored >= kNsecWrap) return stored;
+  return stored + ((999999999u - stored) / kNsecWrap) * kNsecWrap;
+}
+
+// The PMC_VERSION major a generation's kernels write (FORMAT.md §1).
+bool version_fits(Generation g, uint32_t major) {
+  switch (g) {
+    case Generation::L1: return major == 0x01;
+    case Generation::L2:
+    case Generation::L3: return major == 0x03;
+    case Generation::M9: return major == 0x09;
+    case Generation::M10: return major >= 0x0A;
+  }
+  return false;
+}
+
+}  // namespace
+
+Checker::Checker(const Abi& abi, const Config& cfg, DiagnosticSink& sink)
+    : abi_(abi), cfg_(cfg), sink_(sink) {
+  // Precompute, per kind, the words that must be zero; the per-record check is then a few
+  // loads (FORMAT.md §2: pad words are stored as 0, unwritten words and path padding hold
+  // stale bytes).
+  for (int k = 0; k < kKindCount; ++k) {
+    const Layout* l = layout_for(abi_, static_cast<Kind>(k));
+    if (!l) continue;
+    ZeroWords& z = zero_words_[static_cast<size_t>(k)];
+    if (!abi_.legacy()) z.unwritten[z.nunwritten++] = 4;  // modern pl_spare
+    for (const FieldSpec& f : *l) {
+      if (f.type == FieldType::pad && z.npad < z.pad.size()) z.pad[z.npad++] = f.offset;
+      if (f.type == FieldType::unwritten && z.nunwritten < z.unwritten.size())
+        z.unwritten[z.nunwritten++] = f.offset;
+      if (f.type == FieldType::path) z.path_offset = f.offset;
+    }
+  }
+  check_zeros_ = cfg_.on(Rule::nonzero_pad) || cfg_.on(Rule::nonzero_unwritten) ||
+                 cfg_.on(Rule::length_above_maximum) || cfg_.on(Rule::path_too_long);
+}
+
+void Checker::report(Rule rule, uint64_t offset, uint64_t index, std::string message) {
+  if (!cfg_.on(rule)) return;
+  sink_.add(Diagnostic{offset, index, rule, info(rule).severity, std::move(message), 0});
+}
+
+void Checker::record(const Record& r, uint64_t index) {
+  if (!seen_any_ && r.kind != Kind::initialize) {
+    report(Rule::first_not_initialize, r.offset, index,
+           fmt::format("the first record is {}, not INITIALIZE", kind_name(r.kind)));
+  }
+  seen_any_ = true;
+  if (abi_.legacy()) {
+    check_legacy_time(r, index);
+    if (seen_closelog_ && !reported_after_close_) {
+      reported_after_close_ = true;
+      report(Rule::record_after_closelog, r.offset, index,
+             fmt::format("{} record after CLOSELOG", kind_name(r.kind)));
+    }
+  }
+  if (check_zeros_) check_zero_words(r, index);
+  if (cfg_.max_cpu) check_pmcid_cpu(r, index);
+
+  switch (r.kind) {
+    case Kind::callchain: callchain(r, index); break;
+    case Kind::initialize: initialize(r, index); break;
+    case Kind::closelog: seen_closelog_ = true; break;
+    case Kind::dropnotify:
+      report(Rule::dropnotify, r.offset, index,
+             "DROPNOTIFY record: the kernel says it dropped records here");
+      break;
+    case Kind::mappingchange:
+      report(Rule::type_never_written, r.offset, index,
+             fmt::format("MAPPINGCHANGE (type {}) is defined but no kernel writes it",
+                         r.header.type));
+      break;
+    case Kind::pcsample:
+      if (abi_.generation != Generation::L1) {
+        report(Rule::type_never_written, r.offset, index,
+               fmt::format("PCSAMPLE (type {}) is not written after generation L1",
+                           r.header.type));
+      }
+      sample(static_cast<uint32_t>(r[Field::pid]), static_cast<uint32_t>(r[Field::pmcid]), r,
+             index);
+      break;
+    case Kind::pmcallocate:
+    case Kind::pmcallocatedyn: allocate(static_cast<uint32_t>(r[Field::pmcid]), r, index); break;
+    case Kind::sysexit:
+    case Kind::procexit: process_exited(static_cast<uint32_t>(r[Field::pid]), r.offset); break;
+    case Kind::procfork: process_alive(static_cast<uint32_t>(r[Field::newpid])); break;
+    case Kind::procexec:
+    case Kind::proc_create:
+    case Kind::thr_create: process_alive(static_cast<uint32_t>(r[Field::pid])); break;
+    case Kind::map_in:
+      pids_[static_cast<uint32_t>(r[Field::pid])].maps.insert(r[Field::start]);
+      break;
+    case Kind::map_out: {
+      PidState* p = pids_.find(static_cast<uint32_t>(r[Field::pid]));
+      if (!p || p->maps.erase(r[Field::start]) == 0) {
+        report(Rule::map_out_without_map_in, r.offset, index,
+               fmt::format("MAP_OUT of pid {} at {:#x} has no earlier MAP_IN of that start",
+                           static_cast<int32_t>(r[Field::pid]), r[Field::start]));
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+void Checker::callchain(const Record& r, uint64_t index) {
+  const uint32_t n = r.pcs.size();
+  if (n == 0) {
+    report(Rule::callchain_empty, r.offset, index, "CALLCHAIN with no frames");
+  } else if (n > 32 && abi_.generation == Generation::L3 && cfg_.on(Rule::callchain_deep_for_era)) {
+    report(Rule::callchain_deep_for_era, r.offset, index,
+           fmt::format("CALLCHAIN depth {} is above 32, the limit of L3 kernels before 10.2", n));
+  }
+  if (cfg_.max_cpu && r.cpu() > *cfg_.max_cpu) {
+    report(Rule::cpu_out_of_range, r.offset, index,
+           fmt::format("CALLCHAIN cpu {} is above --max-cpu {}", r.cpu(), *cfg_.max_cpu));
+  }
+  sample(static_cast<uint32_t>(r[Field::pid]), static_cast<uint32_t>(r[Field::pmcid]), r, index);
+}
+
+void Checker::sample(uint32_t pid, uint32_t pmcid, const Record& r, uint64_t index) {
+  if (pmcid != last_allocated_pmcid_) {
+    PmcState& s = pmcs_[pmcid];
+    if (s.allocated) {
+      last_allocated_pmcid_ = pmcid;
+    } else if (!s.pending) {
+      s.pending = true;
+      s.first_use = r.offset;
+      s.first_use_index = index;
+    }
+  }
+  if (exited_count_ != 0) {
+    PidState* p = pids_.find(pid);
+    if (p && p->exited && !p->reported) {
+      p->reported = true;
+      report(Rule::sample_after_exit, r.offset, index,
+             fmt::format("pid {} is sampled after its exit at offset {:#x}",
+                         static_cast<int32_t>(pid), p->exit_offset));
+    }
+  }
+}
+
+void Checker::allocate(uint32_t pmcid, const Record& r, uint64_t index) {
+  (void)index;
+  PmcState& s = pmcs_[pmcid];
+  if (s.pending) {
+    s.pending = false;
+    report(Rule::pmcid_allocated_later, s.first_use, s.first_use_index,
+           fmt::format("pmc id {:#x} is used by a sample here but allocated only later, at "
+                       "offset {:#x}",
+                       pmcid, r.offset));
+  }
+  s.allocated = true;
+}
+
+void Checker::process_exited(uint32_t pid, uint64_t offset) {
+  PidState& p = pids_[pid];
+  if (!p.exited) ++exited_count_;
+  p.exited = true;
+  p.reported = false;
+  p.exit_offset = offset;
+  p.maps.clear();  // the process's mappings are gone with it
+}
+
+void Checker::process_alive(uint32_t pid) {
+  if (exited_count_ == 0) return;
+  PidState* p = pids_.find(pid);
+  if (p && p->exited) {
+    p->exited = false;
+    --exited_count_;
+  }
+}
+
+void Checker::initialize(const Record& r, uint64_t index) {
+  if (seen_initialize_) {
+    report(Rule::duplicate_initialize, r.offset, index,
+           "a second INITIALIZE record (logs concatenated?)");
+  }
+  seen_initialize_ = true;
+  const uint32_t version = static_cast<uint32_t>(r[Field::version]);
+  if (!version_fits(abi_.generation, version_major(version))) {
+    report(Rule::version_mismatch, r.offset, index,
+           fmt::format("INITIALIZE version {:#010x} (major {:#x}) does not match the records' "
+                       "generation {}",
+                       version, version_major(version), generation_name(abi_.generation)));
+  }
+}
+
+void Checker::check_legacy_time(const Record& r, uint64_t index) {
+  const uint32_t sec = r.header.ts_sec, nsec = r.header.ts_nsec;
+  if (nsec > kNsecMask) {
+    report(Rule::nsec_out_of_range, r.offset, index,
+           fmt::format("header nanoseconds {:#x} are at or above 2^28; the kernel masks them "
+                       "with 0xfffffff",
+                       nsec));
+  }
+  if (have_time_) {
+    // Backwards only when no choice of the masked-off bits makes it forwards.
+    const bool back = sec < prev_sec_ || (sec == prev_sec_ && prev_nsec_ > max_true_nsec(nsec));
+    if (back) {
+      report(Rule::time_backwards, r.offset, index,
+             fmt::format("timestamp {}.{:09} is before the previous record's {}.{:09}", sec,
+                         nsec, prev_sec_, prev_nsec_));
+    }
+  }
+  have_time_ = true;
+  prev_sec_ = sec;
+  prev_nsec_ = nsec;
+}
+
+void Checker::check_zero_words(const Record& r, uint64_t index) {
+  const size_t k = static_cast<size_t>(r.kind);
+  if (k >= zero_words_.size()) return;
+  const ZeroWords& z = zero_words_[k];
+  const uint8_t* p = r.raw.data();
+  const size_t len = r.raw.size();
+  for (uint8_t i = 0; i < z.npad; ++i) {
+    if (z.pad[i] + 4u <= len && load32(abi_, p + z.pad[i]) != 0) {
+      report(Rule::nonzero_pad, r.offset, index,
+             fmt::format("{} pad word at byte {} is {:#x}; the kernel writes 0 there",
+                         kind_name(r.kind), z.pad[i], load32(abi_, p + z.pad[i])));
+    }
+  }
+  if (cfg_.on(Rule::nonzero_unwritten)) {
+    for (uint8_t i = 0; i < z.nunwritten; ++i) {
+      if (z.unwritten[i] + 4u <= len && load32(abi_, p + z.unwritten[i]) != 0) {
+        report(Rule::nonzero_unwritten, r.offset, index,
+               fmt::format("{} unwritten word at byte {} holds {:#x} (stale buffer bytes)",
+                           kind_name(r.kind), z.unwritten[i], load32(abi_, p + z.unwritten[i])));
+      }
+    }
+  }
+  if (z.path_offset != 0) {
+    const size_t nul = z.path_offset + r.text.size();  // the decoder found the NUL here
+    if (r.text.size() + 1 > kPathMax) {
+      report(Rule::path_too_long, r.offset, index,
+             fmt::format("{} path of {} bytes is longer than PATH_MAX ({} with the NUL)",
+                         kind_name(r.kind), r.text.size(), kPathMax));
+    }
+    const size_t kernel_len = (nul + 1 + 3) & ~size_t{3};
+    if (len > kernel_len) {
+      report(Rule::length_above_maximum, r.offset, index,
+             fmt::format("{} length {} is above {}: the path \"{}\" ends at byte {}",
+                         kind_name(r.kind), len, kernel_len,
+                         escaped(r.text.substr(0, 64)), nul));
+    } else if (cfg_.on(Rule::nonzero_unwritten)) {
+      for (size_t i = nul + 1; i < len; ++i) {
+        if (p[i] != 0) {
+          report(Rule::nonzero_unwritten, r.offset, index,
+                 fmt::format("{} path padding at byte {} is {:#04x} (stale buffer bytes)",
+                             kind_name(r.kind), i, p[i]));
+          break;
+        }
+      }
+    }
+  }
+}
+
+void Checker::check_pmcid_cpu(const Record& r, uint64_t index) {
+  if (!r.has(Field::pmcid)) return;
+  const uint32_t id = static_cast<uint32_t>(r[Field::pmcid]);
+  if (id == kPmcIdInvalid) return;
+  const PmcIdParts parts = split_pmcid(id, abi_.generation);
+  if (!parts.any_cpu && parts.cpu > *cfg_.max_cpu) {
+    report(Rule::cpu_out_of_range, r.offset, index,
+           fmt::format("pmc id {:#x} names cpu {}, above --max-cpu {}", id, parts.cpu,
+                       *cfg_.max_cpu));
+  }
+}
+
+void Checker::finish(uint64_t end, uint64_t records, bool tail_damaged) {
+  if (records == 0) {
+    report(Rule::first_not_initialize, 0, 0,
+           "the log is empty; a kernel writes INITIALIZE when the log is configured");
+  }
+  if (records > 0 && !seen_closelog_ && !tail_damaged) {
+    report(Rule::missing_closelog, end, records, "the log ends without a CLOSELOG record");
+  }
+  pmcs_.for_each([&](uint32_t id, PmcState& s) {
+    if (s.pending && !s.allocated) {
+      report(Rule::pmcid_never_allocated, s.first_use, s.first_use_index,
+             fmt::format("pmc id {:#x} is used by samples but never allocated by a "
+                         "PMCALLOCATE or PMCALLOCATEDYN record",
+                         id));
+    }
+  });
+}
+
+}  // namespace pmclog::validate

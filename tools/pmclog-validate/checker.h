@@ -1,0 +1,82 @@
+// The per-file checker state for the rules that look at decoded records: contents and
+// structure. Framing and type rules live in scan.cpp, which feeds this class. One pass, O(1)
+// amortized work per record; memory is a state entry per pid and per pmc id, never a copy
+// of the log.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+
+#include "config.h"
+#include "diagnostics.h"
+#include "flat_map.h"
+#include "pmclog/abi.h"
+#include "pmclog/record.h"
+
+namespace pmclog::validate {
+
+class Checker {
+ public:
+  Checker(const Abi& abi, const Config& cfg, DiagnosticSink& sink);
+
+  // A record that decoded; `index` is its 0-based position in the file.
+  void record(const Record& r, uint64_t index);
+  // A record position that did not decode (so the first record is not "the first decoded").
+  void damaged() { seen_any_ = true; }
+  // End of the log at byte `end`; `records` positions were seen. `tail_damaged`: the log ends
+  // in a truncated record or garbage (then a missing CLOSELOG is not reported again).
+  void finish(uint64_t end, uint64_t records, bool tail_damaged);
+
+ private:
+  // Where a layout has words to check for zeros (FORMAT.md §2, §5).
+  struct ZeroWords {
+    uint8_t npad = 0, nunwritten = 0;
+    std::array<uint16_t, 4> pad{}, unwritten{};
+    uint16_t path_offset = 0;  // 0: no path field
+  };
+
+  void report(Rule rule, uint64_t offset, uint64_t index, std::string message);
+  void check_zero_words(const Record& r, uint64_t index);
+  void check_legacy_time(const Record& r, uint64_t index);
+  void check_pmcid_cpu(const Record& r, uint64_t index);
+  void sample(uint32_t pid, uint32_t pmcid, const Record& r, uint64_t index);
+  void allocate(uint32_t pmcid, const Record& r, uint64_t index);
+  void process_exited(uint32_t pid, uint64_t offset);
+  void process_alive(uint32_t pid);
+  void initialize(const Record& r, uint64_t index);
+  void callchain(const Record& r, uint64_t index);
+
+  Abi abi_;
+  const Config& cfg_;
+  DiagnosticSink& sink_;
+  std::array<ZeroWords, 22> zero_words_{};  // indexed by Kind
+  bool check_zeros_ = false;
+
+  bool seen_any_ = false;
+  bool seen_initialize_ = false;
+  bool seen_closelog_ = false;
+  bool reported_after_close_ = false;
+  bool have_time_ = false;
+  uint32_t prev_sec_ = 0, prev_nsec_ = 0;
+
+  struct PmcState {
+    bool allocated = false;
+    bool pending = false;  // used by a sample before any allocation
+    uint64_t first_use = 0, first_use_index = 0;
+  };
+  FlatMap32<PmcState> pmcs_;
+  uint64_t last_allocated_pmcid_ = ~uint64_t{0};  // one-entry cache for the sample path
+
+  struct PidState {
+    bool exited = false;
+    bool reported = false;  // sample-after-exit already said for this exit
+    uint64_t exit_offset = 0;
+    std::unordered_set<uint64_t> maps;  // starts of MAP_IN without MAP_OUT yet
+  };
+  FlatMap32<PidState> pids_;
+  uint64_t exited_count_ = 0;  // pids currently marked exited: 0 skips the per-sample lookup
+};
+
+}  // namespace pmclog::validate

@@ -1,0 +1,34 @@
+// What the user asked the checker to do (from the command line, or from a test).
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <optional>
+
+#include "rules.h"
+
+namespace pmclog::validate {
+
+struct Config {
+  std::bitset<kRuleCount> enabled;
+  std::optional<uint32_t> max_cpu;  // highest valid CPU number
+  uint64_t max_diagnostics = 0;     // per file; 0 = keep all
+
+  bool on(Rule r) const { return enabled[static_cast<size_t>(r)]; }
+  void set(Rule r, bool v) { enabled[static_cast<size_t>(r)] = v; }
+
+  // The default rule set: every rule whose Default is `on`, plus the pedantic ones when
+  // asked, plus cpu-out-of-range when a limit is given.
+  static Config defaults(bool pedantic, std::optional<uint32_t> max_cpu) {
+    Config c;
+    c.max_cpu = max_cpu;
+    for (const RuleInfo& r : rules()) {
+      const bool on = r.when == Default::on || (r.when == Default::pedantic && pedantic) ||
+                      (r.when == Default::max_cpu && max_cpu.has_value());
+      c.set(r.rule, on);
+    }
+    return c;
+  }
+};
+
+}  // namespace pmclog::validate

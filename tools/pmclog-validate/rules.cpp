@@ -1,0 +1,147 @@
+#include "rules.h"
+
+namespace pmclog::validate {
+
+namespace {
+
+using S = Severity;
+using C = Category;
+using D = Default;
+
+// Principle (issue 4): a rule is an error only when no real kernel could have written the
+// file that way; anything a real kernel can produce (stale buffers, per-CPU flush order,
+// wall-clock steps) is a warning.
+constexpr std::array<RuleInfo, kRuleCount> kRules{{
+    {Rule::not_a_log, "not-a-log", S::error, C::framing, D::on,
+     "the first bytes are no pmclog record header of any generation or byte order",
+     "every kernel log starts with an INITIALIZE header word (FORMAT.md §1.3)"},
+    {Rule::bad_magic, "bad-magic", S::error, C::framing, D::on,
+     "a record header's top byte is not 0xEE",
+     "the kernel writes the magic into every header (§2)"},
+    {Rule::length_below_header, "length-below-header", S::error, C::framing, D::on,
+     "a record length is zero or smaller than the 12/16-byte header",
+     "the kernel's length always covers the header it writes (§2)"},
+    {Rule::length_unaligned, "length-unaligned", S::error, C::framing, D::on,
+     "a record length is not a multiple of 4",
+     "the writer rounds every length up to 4 (§2)"},
+    {Rule::length_below_minimum, "length-below-minimum", S::error, C::framing, D::on,
+     "a record length is below the fixed size of its type",
+     "the kernel reserves at least sizeof(struct) for every record (§4, §5)"},
+    {Rule::length_above_maximum, "length-above-maximum", S::error, C::framing, D::on,
+     "a record is longer than its type allows (fixed size, or the path's rounded length)",
+     "fixed records have exactly their size and path records end 0-3 bytes after the NUL (§2)"},
+    {Rule::callchain_misaligned, "callchain-misaligned", S::error, C::framing, D::on,
+     "a CALLCHAIN's frames are not a whole number of addresses",
+     "the kernel's length is offsetof(pc) + n * address size (§4, §5)"},
+    {Rule::truncated, "truncated", S::error, C::framing, D::on,
+     "the last record runs past the end of the file (says how many bytes are missing)",
+     "the kernel writes whole records; a cut file lost data (§8: libpmc hides this)"},
+    {Rule::trailing_garbage, "trailing-garbage", S::error, C::framing, D::on,
+     "bytes after the last record that do not form a record",
+     "the kernel appends only whole records to the log"},
+    {Rule::unknown_type, "unknown-type", S::error, C::types, D::on,
+     "a record type the log's generation does not define",
+     "a kernel writes only the types of its own enum (§1.1)"},
+    {Rule::type_never_written, "type-never-written", S::error, C::types, D::on,
+     "a type the generation defines but no kernel writes (MAPPINGCHANGE; PCSAMPLE after L1)",
+     "the writer functions exist but have no caller in those kernels (§1.1, §4)"},
+    {Rule::dropnotify, "dropnotify", S::warning, C::types, D::on,
+     "a DROPNOTIFY record",
+     "no caller in the kernels read, but FreeBSD main is UNVERIFIED (§2), so only a warning"},
+    {Rule::foreign_generation, "foreign-generation", S::error, C::types, D::on,
+     "a record that is invalid in the log's generation but valid in another one",
+     "one kernel writes one generation; a mix means logs were spliced together"},
+    {Rule::unterminated_string, "unterminated-string", S::error, C::contents, D::on,
+     "a path string with no NUL terminator inside its record",
+     "the kernel's length is strlen + 1 rounded up, so the NUL is always inside (§2)"},
+    {Rule::path_too_long, "path-too-long", S::error, C::contents, D::on,
+     "a path longer than PATH_MAX (1024 bytes with its NUL)",
+     "kernel paths come from MAXPATHLEN buffers (§6)"},
+    {Rule::nonzero_pad, "nonzero-pad", S::error, C::contents, D::on,
+     "a pad word the kernel writes as zero holds other bytes",
+     "these words are explicit zero stores in the writer (§5: MAP_IN, PMCALLOCATE... pad (0))"},
+    {Rule::nonzero_unwritten, "nonzero-unwritten", S::warning, C::contents, D::pedantic,
+     "nonzero bytes where the kernel never stores anything (path padding, spare/pad words)",
+     "the kernel leaves stale buffer bytes there (§2), so real logs have them: --pedantic only"},
+    {Rule::callchain_too_deep, "callchain-too-deep", S::error, C::contents, D::on,
+     "a CALLCHAIN deeper than the generation's PMC_CALLCHAIN_DEPTH_MAX (L2 32, L3 128, M 512)",
+     "the kernel's capture arrays have that size (§6)"},
+    {Rule::callchain_deep_for_era, "callchain-deep-for-era", S::warning, C::contents,
+     D::pedantic, "an L3 CALLCHAIN deeper than 32 frames",
+     "only kernels from 10.2 on allow it, and L3 logs do not say their release (§9b)"},
+    {Rule::callchain_empty, "callchain-empty", S::warning, C::contents, D::on,
+     "a CALLCHAIN with no frames",
+     "kernels record the interrupted PC first, but that is not checked in every era: warning"},
+    {Rule::cpu_out_of_range, "cpu-out-of-range", S::error, C::contents, D::max_cpu,
+     "a CPU number (CALLCHAIN cpuflags, system-mode pmc id) above --max-cpu",
+     "the user says the producing machine has no such CPU"},
+    {Rule::nsec_out_of_range, "nsec-out-of-range", S::error, C::contents, D::on,
+     "a legacy header nanosecond field at or above 2^28",
+     "the writer masks tv_nsec with 0xFFFFFFF (§2)"},
+    {Rule::first_not_initialize, "first-not-initialize", S::error, C::structure, D::on,
+     "the first record is not INITIALIZE (or the log is empty)",
+     "the kernel writes INITIALIZE when the log is configured, before anything else (§1.3)"},
+    {Rule::duplicate_initialize, "duplicate-initialize", S::error, C::structure, D::on,
+     "more than one INITIALIZE record",
+     "one configured log gets one INITIALIZE; two mean concatenated logs"},
+    {Rule::version_mismatch, "version-mismatch", S::error, C::structure, D::on,
+     "the INITIALIZE version's major does not match the records' generation",
+     "each generation's kernels carry one major (L1 1, L2/L3 3, M 9 or >= 10) (§1)"},
+    {Rule::record_after_closelog, "record-after-closelog", S::warning, C::structure, D::on,
+     "records after CLOSELOG in a legacy log (not checked in M, where it is normal)",
+     "late L3 kernels (12-CURRENT 2018) already flushed per-CPU buffers (§1.2), so a warning"},
+    {Rule::missing_closelog, "missing-closelog", S::warning, C::structure, D::on,
+     "the log has no CLOSELOG record",
+     "a log whose owner died or is still open has none; the data may still be complete"},
+    {Rule::pmcid_never_allocated, "pmcid-never-allocated", S::error, C::structure, D::on,
+     "a sample's pmc id is never allocated by a PMCALLOCATE/PMCALLOCATEDYN in the file",
+     "the allocation is logged before the PMC can sample; without it the samples cannot be "
+     "attributed (only the writer's lost-record bug, §2, could cause it)"},
+    {Rule::pmcid_allocated_later, "pmcid-allocated-later", S::warning, C::structure, D::on,
+     "a sample's pmc id is allocated only later in the file",
+     "modern kernels flush per-CPU buffers out of order (§2)"},
+    {Rule::sample_after_exit, "sample-after-exit", S::warning, C::structure, D::on,
+     "a process is sampled after its SYSEXIT/PROCEXIT",
+     "per-CPU buffers are flushed out of order (§2), and pids are reused"},
+    {Rule::map_out_without_map_in, "map-out-without-map-in", S::warning, C::structure, D::on,
+     "a MAP_OUT with no earlier MAP_IN of the same pid and start",
+     "munmap of part of a mapping, or mappings made before logging began, do this"},
+    {Rule::time_backwards, "time-backwards", S::warning, C::structure, D::on,
+     "a legacy header timestamp earlier than the previous record's",
+     "getnanotime() is wall-clock time, which can be stepped back (§2); the 28-bit "
+     "nanosecond wrap is taken into account"},
+}};
+
+}  // namespace
+
+// info(r) indexes the table by the enum, so the order must match it.
+constexpr bool table_in_enum_order() {
+  for (size_t i = 0; i < kRules.size(); ++i) {
+    if (static_cast<size_t>(kRules[i].rule) != i) return false;
+  }
+  return true;
+}
+static_assert(table_in_enum_order());
+
+const std::array<RuleInfo, kRuleCount>& rules() { return kRules; }
+
+std::optional<Rule> parse_rule(std::string_view id) {
+  for (const RuleInfo& r : kRules) {
+    if (r.id == id) return r.rule;
+  }
+  return std::nullopt;
+}
+
+std::string_view severity_name(Severity s) { return s == Severity::error ? "error" : "warning"; }
+
+std::string_view category_name(Category c) {
+  switch (c) {
+    case Category::framing: return "framing";
+    case Category::types: return "types";
+    case Category::contents: return "contents";
+    case Category::structure: return "structure";
+  }
+  return "?";
+}
+
+}  // namespace pmclog::validate

@@ -6,7 +6,8 @@ namespace pmclog {
 
 Step decode_record(const Abi& abi, const uint8_t* p, size_t avail, uint64_t offset,
                    Record& out, Error& err) {
-  return detail::decoder_for(abi)(abi, p, avail, offset, out, err);
+  const detail::DecodeCtx ctx(abi);
+  return detail::decoder_for(abi)(ctx, p, avail, offset, out, err);
 }
 
 uint16_t peek_length(const Abi& abi, const uint8_t* p, size_t avail) {

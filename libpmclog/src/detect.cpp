@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "endian_io.h"
+#include "pmclog/endian_io.h"
 #include "messages.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "endian_io.h"
+#include "pmclog/endian_io.h"
 #include "pmclog/layout.h"
 
 namespace pmclog {

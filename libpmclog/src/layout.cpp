@@ -178,12 +178,6 @@ const FieldSpec* Layout::find(Field f) const {
   return nullptr;
 }
 
-uint16_t Layout::min_length() const {
-  if (variable && fields[nfields - 1].type == FieldType::path)
-    return static_cast<uint16_t>((fixed_size + 1 + 3) & ~3);
-  return fixed_size;
-}
-
 const Layout* layout_for(const Abi& abi, Kind k) {
   if (k == Kind::unknown || (abi.address_width != 4 && abi.address_width != 8)) return nullptr;
   const int tw = abi.time_width == 4 ? 4 : 8;

@@ -7,13 +7,16 @@
 #include <cstring>
 
 #include "decode_impl.h"
-#include "endian_io.h"
+#include "pmclog/endian_io.h"
 
 namespace pmclog {
 
 struct LogReader::Impl {
+  using NextFn = Step (*)(Impl&, Record&, Error&);
   Abi abi;
+  std::unique_ptr<detail::DecodeCtx> ctx;
   detail::DecodeFn decode = nullptr;
+  NextFn next = nullptr;  // next_as<> for the ABI and the reader's mode, chosen in set_abi()
   // The window: bytes [beg, end) of `data`; `off` is the file offset of data[beg].
   const uint8_t* data = nullptr;
   size_t beg = 0, end = 0;
@@ -26,8 +29,11 @@ struct LogReader::Impl {
 
   void set_abi(const Abi& a) {
     abi = a;
+    ctx = std::make_unique<detail::DecodeCtx>(a);
     decode = detail::decoder_for(a);
+    next = next_for(a, src != nullptr);
   }
+  static NextFn next_for(const Abi& a, bool streaming);
   size_t avail() const { return end - beg; }
 
   // Makes at least n bytes available unless the source ends first (or n exceeds the buffer).
@@ -82,8 +88,8 @@ LogReader LogReader::over(std::span<const uint8_t> data, const Abi& abi) {
 
 LogReader LogReader::stream(std::unique_ptr<ByteSource> src, const Abi& abi, size_t buffer) {
   auto impl = std::make_unique<Impl>();
-  impl->set_abi(abi);
   impl->src = std::move(src);
+  impl->set_abi(abi);
   impl->buf.resize(std::max<size_t>(buffer, 128u << 10));
   impl->data = impl->buf.data();
   impl->eof = false;
@@ -101,21 +107,41 @@ std::span<const uint8_t> LogReader::peek(size_t n) {
   return {s.data + s.beg, std::min(n, s.avail())};
 }
 
-Step LogReader::next(Record& r, Error& err) {
-  Impl& s = *impl_;
-  if (s.src) {
+namespace {
+
+// One instantiation per (byte order, width, mode): the decoder is inlined into the loop step,
+// so a span reader pays one indirect call per record.
+template <ByteOrder O, int W, bool Streaming>
+Step next_as(LogReader::Impl& s, Record& r, Error& err) {
+  if constexpr (Streaming) {
     s.ensure(4);
     s.ensure(std::max<size_t>(peek_length(s.abi, s.data + s.beg, s.avail()), 4));
   }
-  const Step st = s.decode(s.abi, s.data + s.beg, s.avail(), s.off, r, err);
+  const Step st = detail::decode_as<O, W>(*s.ctx, s.data + s.beg, s.avail(), s.off, r, err);
   if (st == Step::record) {
     s.consume(r.header.length);
-  } else if (s.io_error && (st == Step::end || err.code == Errc::truncated)) {
+  } else if (Streaming && s.io_error && (st == Step::end || err.code == Errc::truncated)) {
     err = s.io_error;  // the data ended because reading failed, not because the log did
     return Step::error;
   }
   return st;
 }
+
+template <bool Streaming>
+LogReader::Impl::NextFn pick(const Abi& a) {
+  const bool le = a.byte_order == ByteOrder::little;
+  if (a.address_width == 4)
+    return le ? &next_as<ByteOrder::little, 4, Streaming> : &next_as<ByteOrder::big, 4, Streaming>;
+  return le ? &next_as<ByteOrder::little, 8, Streaming> : &next_as<ByteOrder::big, 8, Streaming>;
+}
+
+}  // namespace
+
+LogReader::Impl::NextFn LogReader::Impl::next_for(const Abi& a, bool streaming) {
+  return streaming ? pick<true>(a) : pick<false>(a);
+}
+
+Step LogReader::next(Record& r, Error& err) { return impl_->next(*impl_, r, err); }
 
 bool LogReader::skip() {
   Impl& s = *impl_;
@@ -140,12 +166,12 @@ SkippedRange LogReader::resync() {
     const uint32_t w = detail::load32(s.abi.byte_order, p);
     const uint16_t len = w & 0xFFFF;
     if ((w >> 24) == kHeaderMagic && len >= s.abi.header_size() && (len & 3u) == 0 &&
-        layout_for_type(s.abi, static_cast<uint8_t>(w >> 16)) != nullptr) {
+        s.ctx->plans[(w >> 16) & 0xFF].layout != nullptr) {
       // A candidate: it must decode, and be followed by the end or by sound framing, so that
       // a stray 0xEE inside an address does not end the resync early.
       s.ensure(size_t{len} + 4);
       p = s.data + s.beg;
-      if (s.decode(s.abi, p, s.avail(), s.off, r, e) == Step::record) {
+      if (s.decode(*s.ctx, p, s.avail(), s.off, r, e) == Step::record) {
         const size_t rest = s.avail() - len;
         if (rest == 0 || s.framing_ok(p + len, rest) ||
             (rest < 4 && s.eof)) {

@@ -1,13 +1,9 @@
 #include "pmclog/record.h"
 
-#include "endian_io.h"
+#include "pmclog/endian_io.h"
 #include "pmclog/encode.h"
 
 namespace pmclog {
-
-uint64_t AddrView::operator[](uint32_t i) const {
-  return detail::load_addr(order_, width_, p_ + size_t{i} * width_);
-}
 
 RecordValue to_value(const Record& r, const Abi& abi) {
   RecordValue v;
@@ -21,7 +17,10 @@ RecordValue to_value(const Record& r, const Abi& abi) {
     if (r.raw.size() > hs) v.payload.assign(r.raw.begin() + static_cast<long>(hs), r.raw.end());
     return v;
   }
-  v.v = r.v;
+  for (const FieldSpec& f : *r.layout) {
+    if (is_scalar(f.id) && f.type != FieldType::pad && f.type != FieldType::unwritten)
+      v[f.id] = r[f.id];
+  }
   v.text.assign(r.text);
   v.pcs.reserve(r.pcs.size());
   for (uint64_t pc : r.pcs) v.pcs.push_back(pc);

@@ -64,7 +64,11 @@ struct Layout {
   const FieldSpec* find(Field f) const;
   bool has(Field f) const { return find(f) != nullptr; }
   // Smallest valid length: fixed_size, plus the NUL (rounded up to 4) for a path.
-  uint16_t min_length() const;
+  uint16_t min_length() const {
+    return variable && fields[nfields - 1].type == FieldType::path
+               ? static_cast<uint16_t>((fixed_size + 1 + 3) & ~3)
+               : fixed_size;
+  }
 };
 
 // nullptr when the ABI's generation has no such kind.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pmclog/abi.h"
+#include "pmclog/endian_io.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
 
@@ -23,7 +24,29 @@ class AddrView {
       : p_(p), n_(n), width_(width), order_(order) {}
   uint32_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
-  uint64_t operator[](uint32_t i) const;
+  // Inline: this is the innermost loop of every profile (one call per frame).
+  uint64_t operator[](uint32_t i) const {
+    const uint8_t* q = p_ + size_t{i} * width_;
+    if (order_ == ByteOrder::little) {
+      return width_ == 8 ? detail::load64_words<ByteOrder::little>(q)
+                         : detail::load32<ByteOrder::little>(q);
+    }
+    return width_ == 8 ? detail::load64_words<ByteOrder::big>(q)
+                       : detail::load32<ByteOrder::big>(q);
+  }
+
+  // Calls f(address) for every frame, with the byte order and width chosen once outside the
+  // loop: the fast way to consume a whole callchain.
+  template <class F>
+  void for_each(F&& f) const {
+    if (order_ == ByteOrder::little) {
+      if (width_ == 8) each<ByteOrder::little, 8>(f);
+      else each<ByteOrder::little, 4>(f);
+    } else {
+      if (width_ == 8) each<ByteOrder::big, 8>(f);
+      else each<ByteOrder::big, 4>(f);
+    }
+  }
 
   class iterator {
    public:
@@ -43,6 +66,11 @@ class AddrView {
   iterator end() const { return {this, n_}; }
 
  private:
+  template <ByteOrder O, int W, class F>
+  void each(F& f) const {
+    for (uint32_t i = 0; i < n_; ++i) f(detail::load_addr<O, W>(p_ + size_t{i} * W));
+  }
+
   const uint8_t* p_ = nullptr;
   uint32_t n_ = 0;
   uint8_t width_ = 8;
@@ -63,7 +91,9 @@ struct Record {
   Header header;
   std::span<const uint8_t> raw;  // the whole record, header included
   const Layout* layout = nullptr;  // nullptr for Kind::unknown
-  std::array<uint64_t, kScalarFieldCount> v{};  // scalar fields, indexed by Field
+  // Scalar fields, indexed by Field. Only the fields of the record's layout are set; the
+  // others hold whatever an earlier record left (the decoder does not spend time clearing them).
+  std::array<uint64_t, kScalarFieldCount> v{};
   std::string_view text;  // the record's text field (path, evname, cpuid, tdname, pcomm)
   AddrView pcs;           // CALLCHAIN frames
 

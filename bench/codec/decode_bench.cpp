@@ -1,0 +1,206 @@
+// Decode speed against the memory-bound baseline (issue 2, item 10): iterating and fully
+// decoding every record of a mixed log (mostly callchains of depth 8..32) versus a plain
+// loop summing the same mapped bytes as 32-bit words, both in the same run; then the peak
+// memory of streaming the same log through a pipe.
+//
+//   pmclog-bench-decode [--size-mib N] [--runs N] [--file PATH] [--byte-order little|big]
+//
+// Prints rates (MB/s), the ratio, and peak RSS of the streaming reader.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pmclog/pmclog.h"
+
+using namespace pmclog;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// A deterministic mixed log: 1 in 64 records is not a callchain.
+std::vector<uint8_t> make_log(const Abi& abi, size_t target) {
+  std::vector<uint8_t> out;
+  out.reserve(target + 65536);
+  std::mt19937_64 rng(42);
+  RecordValue init;
+  init.kind = Kind::initialize;
+  init[Field::version] = 0x03010000;
+  init[Field::arch] = 0x91;
+  encode(init, abi, out);
+  uint32_t t = 0;
+  while (out.size() < target) {
+    RecordValue r;
+    r.ts_sec = 1700000000 + (t >> 10);
+    r.ts_nsec = (t * 997u) & 0xFFFFFFF;
+    ++t;
+    switch (rng() % 64) {
+      case 0:
+        r.kind = Kind::map_in;
+        r[Field::pid] = 100 + rng() % 50;
+        r[Field::start] = 0x800000000 + (rng() % 4096) * 0x1000;
+        r.text = "/usr/lib/libexample" + std::to_string(rng() % 100) + ".so.1";
+        break;
+      case 1:
+        r.kind = Kind::proccsw;
+        r[Field::pmcid] = 0xff020700;
+        r[Field::pid] = 100 + rng() % 50;
+        r[Field::value] = rng() >> 20;
+        break;
+      default: {
+        r.kind = Kind::callchain;
+        r[Field::pid] = 100 + rng() % 50;
+        r[Field::pmcid] = 0xff020700;
+        r[Field::cpuflags] = ((rng() % 8) << 16) | (rng() & 1);
+        const int depth = 8 + static_cast<int>(rng() % 25);
+        for (int i = 0; i < depth; ++i) r.pcs.push_back(0x400000 + (rng() % 0x100000));
+        break;
+      }
+    }
+    if (!encode(r, abi, out).ok()) std::abort();
+  }
+  return out;
+}
+
+__attribute__((noinline)) uint64_t word_sum(std::span<const uint8_t> d) {
+  uint64_t s = 0;
+  const size_t n = d.size() / 4;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t w;
+    std::memcpy(&w, d.data() + i * 4, 4);
+    s += w;
+  }
+  return s;
+}
+
+// Touches every decoded value so the compiler cannot skip any of the decoding.
+__attribute__((noinline)) uint64_t decode_all(std::span<const uint8_t> d, const Abi& abi, uint64_t& records) {
+  LogReader rd = LogReader::over(d, abi);
+  Record r;
+  Error e;
+  uint64_t s = 0;
+  records = 0;
+  while (rd.next(r, e) == Step::record) {
+    ++records;
+    s += r.header.ts_sec + r.header.ts_nsec + r.header.tsc;
+    for (const FieldSpec& f : *r.layout) {
+      if (is_scalar(f.id)) s += r[f.id];
+    }
+    s += r.text.size();
+    r.pcs.for_each([&](uint64_t pc) { s += pc; });
+  }
+  if (e) std::fprintf(stderr, "unexpected error: %s\n", e.message.c_str());
+  return s;
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int stream_mode(const Abi& abi) {
+  LogReader rd = LogReader::stream(fd_source(0), abi);
+  Record r;
+  Error e;
+  uint64_t n = 0, s = 0;
+  Step st;
+  while ((st = rd.next(r, e)) == Step::record) {
+    ++n;
+    for (uint64_t pc : r.pcs) s += pc;
+  }
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("%llu %ld %llu %zu\n", static_cast<unsigned long long>(n), ru.ru_maxrss,
+              static_cast<unsigned long long>(s & 1), rd.buffer_capacity());
+  return st == Step::end ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  size_t mib = 256;
+  int runs = 5;
+  std::string file = "/tmp/pmclog-bench-decode.log";
+  ByteOrder order = ByteOrder::little;
+  bool stream = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--size-mib") mib = std::stoul(next());
+    else if (a == "--runs") runs = std::stoi(next());
+    else if (a == "--file") file = next();
+    else if (a == "--byte-order") order = parse_byte_order(next()).value_or(ByteOrder::little);
+    else if (a == "--stream") stream = true;
+    else {
+      std::fprintf(stderr, "usage: %s [--size-mib N] [--runs N] [--file PATH] [--byte-order little|big]\n", argv[0]);
+      return 2;
+    }
+  }
+  const Abi abi = Abi::make(Generation::L3, 8, order);
+  if (stream) return stream_mode(abi);
+
+  {
+    auto bytes = make_log(abi, mib << 20);
+    FILE* f = std::fopen(file.c_str(), "wb");
+    if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f)) {
+      std::perror(file.c_str());
+      return 2;
+    }
+  }
+  auto mapped = MappedFile::open(file);
+  if (!mapped.ok()) {
+    std::fprintf(stderr, "%s\n", mapped.error().message.c_str());
+    return 2;
+  }
+  const auto d = mapped->bytes();
+  const double mb = static_cast<double>(d.size()) / 1e6;
+  std::printf("log: %s, %.1f MB, %s\n", file.c_str(), mb, describe(abi).c_str());
+
+  std::vector<double> sum_t, dec_t;
+  uint64_t records = 0, sink = 0;
+  for (int i = 0; i < runs; ++i) {
+    auto t0 = Clock::now();
+    sink += word_sum(d);
+    sum_t.push_back(seconds_since(t0));
+    t0 = Clock::now();
+    sink += decode_all(d, abi, records);
+    dec_t.push_back(seconds_since(t0));
+  }
+  const double sum_rate = mb / median(sum_t), dec_rate = mb / median(dec_t);
+  std::printf("records: %llu\n", static_cast<unsigned long long>(records));
+  std::printf("word sum:    %8.1f MB/s (median of %d)\n", sum_rate, runs);
+  std::printf("full decode: %8.1f MB/s (median of %d), %.1f M records/s\n", dec_rate, runs,
+              static_cast<double>(records) / median(dec_t) / 1e6);
+  std::printf("ratio decode/word-sum: %.2f (target >= 0.75)\n", dec_rate / sum_rate);
+
+  // Streaming through a pipe: peak RSS of a reader process fed by cat.
+  const std::string cmd = "cat '" + file + "' | '" + argv[0] + "' --stream --byte-order " +
+                          std::string(byte_order_name(order));
+  FILE* p = popen(cmd.c_str(), "r");
+  unsigned long long n = 0, odd = 0;
+  long rss_kib = 0;
+  size_t cap = 0;
+  const int got = p ? std::fscanf(p, "%llu %ld %llu %zu", &n, &rss_kib, &odd, &cap) : 0;
+  const int rc = p ? pclose(p) : -1;
+  if (got != 4 || rc != 0 || n != records) {
+    std::fprintf(stderr, "streaming run failed (rc %d, %llu records)\n", rc, n);
+    return 1;
+  }
+  std::printf("streaming via pipe: %llu records, peak RSS %.1f MiB (target < 16), buffer %zu KiB\n",
+              n, static_cast<double>(rss_kib) / 1024.0, cap >> 10);
+  std::printf("(checksum %llu)\n", static_cast<unsigned long long>(sink & 0xFFFF));
+  std::remove(file.c_str());
+  return 0;
+}

@@ -1,0 +1,93 @@
+// Byte order in one place (DESIGN.md principle 2): every load and store of an on-disk
+// integer in the library goes through these functions, which use Boost.Endian.
+#pragma once
+
+#include <boost/endian/conversion.hpp>
+#include <cstdint>
+
+#include "pmclog/abi.h"
+
+namespace pmclog::detail {
+
+using boost::endian::order;
+
+template <ByteOrder O>
+constexpr order boost_order() {
+  return O == ByteOrder::little ? order::little : order::big;
+}
+
+template <ByteOrder O>
+inline uint32_t load32(const uint8_t* p) {
+  return boost::endian::endian_load<uint32_t, 4, boost_order<O>()>(p);
+}
+template <ByteOrder O>
+inline uint64_t load64_native(const uint8_t* p) {
+  return boost::endian::endian_load<uint64_t, 8, boost_order<O>()>(p);
+}
+// EMIT64: two 32-bit words, low word first, each in the file's byte order (FORMAT.md §3).
+template <ByteOrder O>
+inline uint64_t load64_words(const uint8_t* p) {
+  // Little-endian: low word first is exactly a little-endian u64, so one load does it.
+  if constexpr (O == ByteOrder::little) {
+    return boost::endian::endian_load<uint64_t, 8, order::little>(p);
+  } else {
+    return uint64_t{load32<O>(p)} | (uint64_t{load32<O>(p + 4)} << 32);
+  }
+}
+// EMITADDR: one word on 32-bit producers, an EMIT64 pair on 64-bit ones.
+template <ByteOrder O, int W>
+inline uint64_t load_addr(const uint8_t* p) {
+  if constexpr (W == 4) {
+    return load32<O>(p);
+  } else {
+    return load64_words<O>(p);
+  }
+}
+
+template <ByteOrder O>
+inline void store32(uint8_t* p, uint32_t v) {
+  boost::endian::endian_store<uint32_t, 4, boost_order<O>()>(p, v);
+}
+template <ByteOrder O>
+inline void store64_native(uint8_t* p, uint64_t v) {
+  boost::endian::endian_store<uint64_t, 8, boost_order<O>()>(p, v);
+}
+template <ByteOrder O>
+inline void store64_words(uint8_t* p, uint64_t v) {
+  store32<O>(p, static_cast<uint32_t>(v));
+  store32<O>(p + 4, static_cast<uint32_t>(v >> 32));
+}
+
+// Runtime-dispatched forms for code off the hot path.
+inline uint32_t load32(ByteOrder o, const uint8_t* p) {
+  return o == ByteOrder::little ? load32<ByteOrder::little>(p) : load32<ByteOrder::big>(p);
+}
+inline uint64_t load64_native(ByteOrder o, const uint8_t* p) {
+  return o == ByteOrder::little ? load64_native<ByteOrder::little>(p)
+                                : load64_native<ByteOrder::big>(p);
+}
+inline uint64_t load64_words(ByteOrder o, const uint8_t* p) {
+  return o == ByteOrder::little ? load64_words<ByteOrder::little>(p)
+                                : load64_words<ByteOrder::big>(p);
+}
+inline uint64_t load_addr(ByteOrder o, int width, const uint8_t* p) {
+  return width == 4 ? load32(o, p) : load64_words(o, p);
+}
+inline void store32(ByteOrder o, uint8_t* p, uint32_t v) {
+  o == ByteOrder::little ? store32<ByteOrder::little>(p, v) : store32<ByteOrder::big>(p, v);
+}
+inline void store64_native(ByteOrder o, uint8_t* p, uint64_t v) {
+  o == ByteOrder::little ? store64_native<ByteOrder::little>(p, v)
+                         : store64_native<ByteOrder::big>(p, v);
+}
+inline void store64_words(ByteOrder o, uint8_t* p, uint64_t v) {
+  o == ByteOrder::little ? store64_words<ByteOrder::little>(p, v)
+                         : store64_words<ByteOrder::big>(p, v);
+}
+
+// The header word: magic 31..24, type 23..16, length 15..0 (FORMAT.md §2).
+inline uint32_t make_header_word(uint8_t type, uint16_t length) {
+  return (uint32_t{0xEE} << 24) | (uint32_t{type} << 16) | length;
+}
+
+}  // namespace pmclog::detail

@@ -22,11 +22,14 @@ namespace pmclog {
 // Extra facts about a line that JsonRecord does not carry: which header times were given (so
 // a caller can derive increasing ones) and the ABI members a line may hold. Declared by the
 // write tool (tools/pmclog-write/json_input.h); not part of the public API yet.
+// Keep this definition identical to the one in tools/pmclog-write/json_line_info.h.
 struct JsonLineInfo {
   bool has_ts_sec = false, has_ts_nsec = false, has_tsc = false, has_length = false;
-  std::string generation;     // "generation" member, as written
-  uint64_t address_width = 0; // "address_width" member (0: absent)
-  std::string byte_order;     // "byte_order" member
+  bool has_offset = false;
+  uint64_t present_scalars = 0;  // bit f set when scalar Field f was given (or derived)
+  std::string generation;        // "generation" member, as written
+  uint64_t address_width = 0;    // "address_width" member (0: absent)
+  std::string byte_order;        // "byte_order" member
 };
 Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
                                           JsonLineInfo& info);
@@ -424,6 +427,10 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
   info.generation = c.generation;
   info.address_width = c.num[kAddressWidth].present ? c.num[kAddressWidth].v : 0;
   info.byte_order = c.byte_order;
+  info.has_offset = c.num[kOffset].present;
+  for (int f = 0; f < kScalarFieldCount; ++f) {
+    if (c.num[f].present) info.present_scalars |= uint64_t{1} << f;
+  }
 
   JsonRecord out;
   RecordValue& r = out.value;
@@ -537,7 +544,7 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
           }
           if (text.find('\0') != std::string::npos)
             return fail(Errc::value_out_of_range, field_label(name) + ": contains a NUL byte");
-          const size_t cap = fs.type == FieldType::path ? kPathMax : fs.size;
+          const size_t cap = fs.type == FieldType::path ? kPathMax - 1 : fs.size;  // path: with its NUL
           if (text.size() > cap)
             return fail(Errc::string_too_long,
                         field_label(name) + ": " + std::to_string(text.size()) +

@@ -1,0 +1,52 @@
+#include "cpu_buffers.h"
+
+#include <cstring>
+
+#include "pmclog/encode.h"
+#include "record_stream.h"
+#include "tool_error.h"
+
+namespace pmclog::write {
+
+CpuBuffers::CpuBuffers(RecordStream& stream, const Abi& abi, uint32_t cpus, size_t buffer_size)
+    : stream_(stream), abi_(abi), per_cpu_(!abi.legacy()), size_(buffer_size) {
+  if (per_cpu_) {
+    bufs_.resize(cpus);
+    for (auto& b : bufs_) b.reserve(size_ + 65536);
+  }
+}
+
+uint32_t CpuBuffers::emit(const RecordValue& r, uint32_t cpu) {
+  std::vector<uint8_t>& to = per_cpu_ ? bufs_[cpu] : stream_.pending();
+  const auto len = encode(r, abi_, to);
+  if (!len.ok()) throw ToolError(kExitUsageOrIo, "internal error: " + len.error().message);
+  bytes_ += len.value();
+  ++records_;
+  if (!per_cpu_) {
+    stream_.added();
+    return len.value();
+  }
+  if (to.size() > size_) {
+    // The record does not fit: the full part goes to the writer, the record starts a fresh
+    // buffer (a record never spans two buffers).
+    const size_t keep = to.size() - len.value();
+    stream_.write_records({to.data(), keep});
+    std::memmove(to.data(), to.data() + keep, len.value());
+    to.resize(len.value());
+  }
+  stream_.added();
+  return len.value();
+}
+
+void CpuBuffers::despatch(uint32_t cpu) {
+  if (!per_cpu_ || bufs_[cpu].empty()) return;
+  stream_.write_records(bufs_[cpu]);
+  bufs_[cpu].clear();
+}
+
+void CpuBuffers::finish() {
+  for (uint32_t c = 0; c < bufs_.size(); ++c) despatch(c);
+  stream_.flush();
+}
+
+}  // namespace pmclog::write

@@ -1,0 +1,40 @@
+// Where synthetic records go before the file. Modern kernels keep one log buffer per CPU and
+// hand a buffer to the writer thread when the next record does not fit, so the file is a
+// sequence of per-CPU runs, not in time order (FORMAT.md §2). Legacy logs have one buffer
+// and file order is reservation order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pmclog/abi.h"
+#include "pmclog/record.h"
+
+namespace pmclog::write {
+
+class RecordStream;
+
+class CpuBuffers {
+ public:
+  CpuBuffers(RecordStream& stream, const Abi& abi, uint32_t cpus, size_t buffer_size);
+  // Encodes the record into its CPU's buffer (modern) or the stream (legacy); returns its
+  // length. Throws ToolError on an encoder error (a bug in the model).
+  uint32_t emit(const RecordValue& r, uint32_t cpu);
+  // Synchronous despatch: the CPU's buffer goes to the file now (the kernel does this after
+  // PMCALLOCATE, FORMAT.md §5).
+  void despatch(uint32_t cpu);
+  void finish();  // hands over every remaining buffer, in CPU order
+
+  uint64_t bytes() const { return bytes_; }
+  uint64_t records() const { return records_; }
+
+ private:
+  RecordStream& stream_;
+  Abi abi_;
+  bool per_cpu_;
+  size_t size_;
+  std::vector<std::vector<uint8_t>> bufs_;
+  uint64_t bytes_ = 0, records_ = 0;
+};
+
+}  // namespace pmclog::write

@@ -1,0 +1,47 @@
+#include "record_stream.h"
+
+#include "fault_injection.h"
+#include "output_file.h"
+#include "progress.h"
+
+namespace pmclog::write {
+
+RecordStream::RecordStream(OutputFile& out, FaultInjector* injector, Progress* progress)
+    : file_(out), injector_(injector), progress_(progress) {
+  pending_.reserve(kChunk + 65536);  // one chunk plus the largest record: no reallocation
+}
+
+void RecordStream::out(std::span<const uint8_t> bytes) {
+  if (injector_) {
+    damaged_.clear();
+    injector_->process(bytes, damaged_);
+    bytes = damaged_;
+  }
+  if (!bytes.empty()) file_.write(bytes.data(), bytes.size());
+  written_ += bytes.size();
+  if (progress_) progress_->update(written_, records_);
+}
+
+void RecordStream::flush() {
+  if (pending_.empty()) return;
+  out(pending_);
+  pending_.clear();
+}
+
+void RecordStream::write_records(std::span<const uint8_t> records) {
+  flush();
+  out(records);
+}
+
+void RecordStream::finish() {
+  flush();
+  if (injector_) {
+    damaged_.clear();
+    injector_->finish(damaged_);
+    if (!damaged_.empty()) file_.write(damaged_.data(), damaged_.size());
+    written_ += damaged_.size();
+  }
+  if (progress_) progress_->finish(written_, records_);
+}
+
+}  // namespace pmclog::write

@@ -1,0 +1,44 @@
+// Whole records on their way to the output file: collected in a large reusable buffer and
+// written in big chunks, passing through the fault injector when one is set, with progress.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace pmclog::write {
+
+class OutputFile;
+class FaultInjector;
+class Progress;
+
+class RecordStream {
+ public:
+  static constexpr size_t kChunk = 4u << 20;  // write() size for the pending buffer
+
+  RecordStream(OutputFile& out, FaultInjector* injector, Progress* progress);
+
+  // Encode target: append whole records, then call added().
+  std::vector<uint8_t>& pending() { return pending_; }
+  void added(uint64_t records = 1) {
+    records_ += records;
+    if (pending_.size() >= kChunk) flush();
+  }
+  // Records framed elsewhere (a CPU buffer), written after the pending ones.
+  void write_records(std::span<const uint8_t> records);
+  void flush();
+  void finish();  // flush, let the injector close (a final truncation), final progress
+
+  uint64_t bytes_written() const { return written_; }
+  uint64_t records() const { return records_; }
+
+ private:
+  void out(std::span<const uint8_t> bytes);
+  OutputFile& file_;
+  FaultInjector* injector_;
+  Progress* progress_;
+  std::vector<uint8_t> pending_, damaged_;
+  uint64_t written_ = 0, records_ = 0;
+};
+
+}  // namespace pmclog::write

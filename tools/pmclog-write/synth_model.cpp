@@ -1,0 +1,484 @@
+#include "synth_model.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cpu_buffers.h"
+#include "pmclog/encode.h"
+#include "pmclog/layout.h"
+#include "pmclog/names.h"
+#include "record_stream.h"
+#include "rng.h"
+#include "synth_world.h"
+#include "tool_error.h"
+
+namespace pmclog::write {
+
+namespace {
+
+constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC of a system-mode owner
+constexpr uint32_t kModeSS = 0;                  // system-mode sampling (FORMAT.md §7.3)
+constexpr uint32_t kClassIAP = 7;
+constexpr uint32_t kProcFlags = 0x10004000;      // p_flag of a running process
+constexpr uint32_t kKernelPid = 0xFFFFFFFFu;     // MAP_IN pid of kernel objects
+
+struct Event {
+  uint32_t code;
+  bool soft;           // SOFT class: PMCALLOCATEDYN with a name (L3, M)
+  const char* name;
+};
+
+// Event codes as libpmc's tables of the era number them (values from the golden logs).
+constexpr Event kLegacyEvents[] = {{0x00010000, false, ""}, {0x0001008c, false, ""},
+                                   {0x00010001, false, ""}, {0x00010002, false, ""},
+                                   {0x00010003, false, ""}, {0x00010004, false, ""},
+                                   {0x00010005, false, ""}, {0x00010006, false, ""}};
+constexpr Event kModernEvents[] = {{0x00002098, false, ""}, {0x000020c0, false, ""},
+                                   {0x0000202e, false, ""}, {0x000020c4, false, ""},
+                                   {0x000020c5, false, ""}, {0x00002024, false, ""},
+                                   {0x00002051, false, ""}, {0x000020d1, false, ""}};
+constexpr Event kSoftEvent = {0x00020006, true, "CLOCK.HARD"};
+
+class Model {
+ public:
+  Model(const SynthOptions& opt, RecordStream& stream)
+      : opt_(opt), abi_(opt.abi), world_(opt.abi, opt.seed), rng_(mix(opt.seed, 0x5a3b1e)),
+        out_(stream, opt.abi, opt.cpus, opt.cpu_buffer_size), stream_(stream) {
+    hdr_ = static_cast<uint32_t>(abi_.header_size());
+    epoch_ = 1700000000u + rng_.below(86400u * 365u);
+    tsc0_ = uint64_t{rng_.below(1u << 30)} << 12;
+    next_pid_ = 600 + rng_.below(2000);
+    next_tid_ = 100000 + rng_.below(1000);
+    teardown_records_ = 1;  // CLOSELOG
+    teardown_bytes_ = fixed(Kind::closelog);
+  }
+
+  void run();
+
+ private:
+  struct Proc {
+    uint32_t pid;
+    uint32_t program;
+    uint32_t cpu;
+    std::vector<Mapping> maps;
+    std::vector<uint32_t> tids;
+    uint64_t counter = 0;  // the PMC's value for this process, for PROCCSW / PROCEXIT
+    std::string comm;
+  };
+
+  bool modern() const { return !abi_.legacy(); }
+  bool has_maps() const { return abi_.generation != Generation::L1; }
+  uint32_t fixed(Kind k) const { return layout_for(abi_, k)->fixed_size; }
+  uint32_t path_len(Kind k, size_t n) const {
+    return static_cast<uint32_t>((fixed(k) + n + 1 + 3) & ~size_t{3});
+  }
+
+  uint32_t pmcid(uint32_t cpu, uint32_t klass, uint32_t row) const {
+    switch (pmcid_layout(abi_.generation)) {
+      case PmcIdLayout::legacy: return cpu << 24 | kModeSS << 16 | (klass & 0xFF) << 8 | row;
+      case PmcIdLayout::ii: return cpu << 20 | kModeSS << 12 | (klass & 0xF) << 8 | row;
+      case PmcIdLayout::iii: return cpu << 20 | kModeSS << 16 | (klass & 0xFF) << 8 | row;
+    }
+    return 0;
+  }
+  uint32_t event_pmcid(uint32_t e, uint32_t cpu) const {
+    const uint32_t soft_class = modern() ? 0x0F : 13;  // SOFT (FORMAT.md §7.3)
+    return pmcid(cpu, events_[e].soft ? soft_class : kClassIAP, e);
+  }
+
+  // The clock: about 10k samples per second per CPU, with jitter.
+  void tick(uint64_t mean_ns) { now_ns_ += 1 + rng_.below(static_cast<uint32_t>(2 * mean_ns)); }
+  RecordValue& start(Kind k) {
+    rv_.kind = k;
+    rv_.length = 0;
+    rv_.v.fill(0);
+    rv_.text.clear();
+    rv_.pcs.clear();
+    if (modern()) {
+      rv_.tsc = tsc0_ + now_ns_ * 12 / 5;  // 2.4 GHz
+    } else {
+      const auto [s, ns] = legacy_timestamp(epoch_ + now_ns_ / 1000000000u, now_ns_ % 1000000000u);
+      rv_.ts_sec = s;
+      rv_.ts_nsec = ns;
+    }
+    return rv_;
+  }
+  void emit(uint32_t cpu) { out_.emit(rv_, cpu); }
+
+  uint64_t records() const { return out_.records(); }
+  uint64_t bytes() const { return out_.bytes(); }
+  bool fits(uint64_t recs, uint64_t bytes) const {
+    if (opt_.records && records() + recs + teardown_records_ > opt_.records) return false;
+    if (opt_.size && this->bytes() + bytes + teardown_bytes_ > opt_.size) return false;
+    return true;
+  }
+
+  void setup();
+  // Records and bytes that spawning `program` costs now, and what its exit will cost.
+  void spawn_cost(uint32_t program, uint64_t& recs, uint64_t& bytes) const;
+  void exit_cost(const Proc& p, uint64_t& recs, uint64_t& bytes) const;
+  void spawn(uint32_t parent, uint32_t program);  // parent: index into procs_, or ~0u
+  void exit_proc(size_t i);
+  bool sample();
+  void context_switch(Proc& p);
+  void thread_create(Proc& p);
+  void thread_exit(Proc& p);
+
+  const SynthOptions& opt_;
+  Abi abi_;
+  World world_;
+  Rng rng_;
+  CpuBuffers out_;
+  RecordStream& stream_;
+  RecordValue rv_;
+  std::vector<Event> events_;
+  std::vector<Proc> procs_;
+  std::vector<uint64_t> frames_;
+  uint32_t hdr_ = 12;
+  uint64_t epoch_ = 0, tsc0_ = 0, now_ns_ = 0;
+  uint32_t next_pid_ = 0, next_tid_ = 0;
+  uint64_t teardown_records_ = 0, teardown_bytes_ = 0;
+};
+
+void Model::setup() {
+  const Machine& m = world_.machine();
+  start(Kind::initialize);
+  rv_[Field::version] = m.version;
+  rv_[Field::arch] = m.cputype;
+  if (modern()) {
+    rv_[Field::tsc_freq] = m.tsc_freq;
+    rv_[Field::init_ts_sec] = epoch_;
+    rv_[Field::init_ts_nsec] = rng_.below(1000000000u);
+    rv_.text = m.cpuid;
+  }
+  emit(0);
+
+  // Events: hardware counters, and with two or more a software clock where the generation
+  // has PMCALLOCATEDYN.
+  const bool dyn = abi_.generation == Generation::L3 || modern();
+  for (uint32_t e = 0; e < opt_.events; ++e) {
+    if (dyn && opt_.events >= 2 && e + 1 == opt_.events) events_.push_back(kSoftEvent);
+    else events_.push_back(modern() ? kModernEvents[e] : kLegacyEvents[e]);
+  }
+  const uint32_t flags = abi_.generation == Generation::L1 ? 0x00020000u : 0x00020080u;
+  for (uint32_t e = 0; e < events_.size(); ++e) {
+    for (uint32_t c = 0; c < opt_.cpus; ++c) {
+      tick(2000);
+      start(events_[e].soft ? Kind::pmcallocatedyn : Kind::pmcallocate);
+      rv_[Field::pmcid] = event_pmcid(e, c);
+      rv_[Field::event] = events_[e].code;
+      rv_[Field::flags] = flags;
+      rv_[Field::rate] = 65536;
+      rv_.text = events_[e].name;
+      emit(0);
+      out_.despatch(0);  // PMCALLOCATE ends with a synchronous despatch (FORMAT.md §5)
+    }
+  }
+  if (has_maps()) {
+    for (const Mapping& km : world_.kernel_maps()) {
+      tick(1000);
+      start(Kind::map_in);
+      rv_[Field::pid] = kKernelPid;
+      rv_[Field::start] = km.base;
+      rv_.text = world_.objects()[km.object].path;
+      emit(0);
+    }
+  }
+  out_.despatch(0);
+
+  // The shell was running before logging began: it is announced, not forked.
+  spawn(~0u, world_.shell_program());
+  for (uint32_t i = 1; i < opt_.processes; ++i) {
+    const uint32_t prog = 1 + rng_.below(static_cast<uint32_t>(world_.programs().size()) - 1);
+    uint64_t r = 0, b = 0;
+    spawn_cost(prog, r, b);
+    if (!fits(r, b)) break;
+    spawn(0, prog);
+  }
+  if (!fits(0, 0)) {
+    throw ToolError(kExitUsageOrIo,
+                    "the log cannot be that small: the setup alone takes " +
+                        std::to_string(records() + teardown_records_) + " records and " +
+                        std::to_string(bytes() + teardown_bytes_) + " bytes");
+  }
+}
+
+void Model::spawn_cost(uint32_t program, uint64_t& recs, uint64_t& bytes) const {
+  const Program& p = world_.programs()[program];
+  const auto& objs = world_.objects();
+  recs = 1;  // PROCFORK
+  bytes = fixed(Kind::procfork);
+  if (modern()) {
+    recs += 2;
+    bytes += fixed(Kind::proc_create) + fixed(Kind::thr_create);
+  }
+  recs += 1;
+  bytes += path_len(Kind::procexec, objs[p.object].path.size());
+  uint64_t nmaps = 2 + p.libs.size();
+  if (has_maps()) {
+    recs += nmaps;
+    bytes += path_len(Kind::map_in, objs[p.object].path.size()) +
+             path_len(Kind::map_in, objs[world_.rtld()].path.size());
+    for (uint32_t lib : p.libs) bytes += path_len(Kind::map_in, objs[lib].path.size());
+  }
+  // ... and its exit, reserved from now on.
+  recs += 2;
+  bytes += fixed(Kind::procexit) + fixed(Kind::sysexit);
+  if (modern()) {
+    recs += 1;
+    bytes += fixed(Kind::thr_exit);
+  }
+  if (has_maps()) {
+    recs += nmaps;
+    bytes += nmaps * fixed(Kind::map_out);
+  }
+}
+
+void Model::exit_cost(const Proc& p, uint64_t& recs, uint64_t& bytes) const {
+  recs = 2;
+  bytes = fixed(Kind::procexit) + fixed(Kind::sysexit);
+  if (modern()) {
+    recs += p.tids.size();
+    bytes += p.tids.size() * fixed(Kind::thr_exit);
+  }
+  if (has_maps()) {
+    recs += p.maps.size();
+    bytes += p.maps.size() * fixed(Kind::map_out);
+  }
+}
+
+void Model::spawn(uint32_t parent, uint32_t program) {
+  const Program& prog = world_.programs()[program];
+  Proc p;
+  next_pid_ += 1 + rng_.below(8);
+  p.pid = next_pid_;
+  p.program = program;
+  p.cpu = rng_.below(opt_.cpus);
+  p.maps = world_.place(program, rng_);
+  p.tids.push_back(next_tid_++);
+  p.comm = parent == ~0u ? prog.comm : procs_[parent].comm;  // fork copies p_comm
+
+  tick(5000);
+  if (parent != ~0u) {
+    start(Kind::procfork);
+    rv_[Field::oldpid] = procs_[parent].pid;
+    rv_[Field::newpid] = p.pid;
+    emit(procs_[parent].cpu);
+  }
+  if (modern()) {
+    start(Kind::proc_create);
+    rv_[Field::pid] = p.pid;
+    rv_[Field::flags] = kProcFlags;
+    rv_.text = p.comm;
+    emit(p.cpu);
+    tick(200);
+    start(Kind::thr_create);
+    rv_[Field::tid] = p.tids[0];
+    rv_[Field::pid] = p.pid;
+    rv_[Field::flags] = kProcFlags;
+    rv_.text = p.comm;
+    emit(p.cpu);
+  }
+  const auto& objs = world_.objects();
+  if (parent != ~0u) {
+    tick(20000);
+    start(Kind::procexec);
+    rv_[Field::pid] = p.pid;
+    rv_[Field::pmcid] = kPmcIdInvalid;
+    // The runtime linker's entry point (AT_BASE side); M10 adds the executable's base.
+    const Mapping& rtld = p.maps[1];
+    rv_[Field::entryaddr] = rtld.base + objs[rtld.object].func_start[0];
+    rv_[Field::dynaddr] = p.maps[0].base;
+    rv_.text = objs[prog.object].path;
+    emit(p.cpu);
+  }
+  p.comm = prog.comm;
+  if (has_maps()) {
+    for (const Mapping& m : p.maps) {
+      tick(500);
+      start(Kind::map_in);
+      rv_[Field::pid] = p.pid;
+      rv_[Field::start] = m.base;
+      rv_.text = objs[m.object].path;
+      emit(p.cpu);
+    }
+  }
+  uint64_t r = 0, b = 0;
+  exit_cost(p, r, b);
+  teardown_records_ += r;
+  teardown_bytes_ += b;
+  procs_.push_back(std::move(p));
+}
+
+void Model::exit_proc(size_t i) {
+  Proc& p = procs_[i];
+  uint64_t r = 0, b = 0;
+  exit_cost(p, r, b);
+  teardown_records_ -= r;
+  teardown_bytes_ -= b;
+  tick(5000);
+  if (modern()) {
+    for (size_t t = p.tids.size(); t-- > 0;) {
+      start(Kind::thr_exit);
+      rv_[Field::tid] = p.tids[t];
+      emit(p.cpu);
+    }
+  }
+  start(Kind::procexit);
+  rv_[Field::pmcid] = event_pmcid(0, p.cpu);
+  rv_[Field::pid] = p.pid;
+  rv_[Field::value] = p.counter;
+  emit(p.cpu);
+  start(Kind::sysexit);
+  rv_[Field::pid] = p.pid;
+  emit(p.cpu);
+  if (has_maps()) {
+    for (size_t m = p.maps.size(); m-- > 0;) {
+      tick(300);
+      start(Kind::map_out);
+      rv_[Field::pid] = p.pid;
+      rv_[Field::start] = p.maps[m].base;
+      rv_[Field::end] = p.maps[m].end();
+      emit(p.cpu);
+    }
+  }
+  procs_.erase(procs_.begin() + static_cast<long>(i));
+}
+
+bool Model::sample() {
+  Proc& p = procs_[rng_.below(static_cast<uint32_t>(procs_.size()))];
+  const bool kernel = rng_.below(100) < 25;
+  const uint32_t e = rng_.below(100) < 70 ? 0 : rng_.below(static_cast<uint32_t>(events_.size()));
+  const uint32_t depth = rng_.between(opt_.depth_min, opt_.depth_max);
+  world_.chain(kernel ? world_.kernel_maps() : p.maps, kernel, depth, rng_, frames_);
+  const uint32_t tid = p.tids[rng_.below(static_cast<uint32_t>(p.tids.size()))];
+  p.counter += 1000 + rng_.below(100000);
+  if (abi_.generation == Generation::L1) {
+    if (!fits(1, fixed(Kind::pcsample))) return false;
+    tick(100000 / opt_.cpus);
+    start(Kind::pcsample);
+    rv_[Field::pid] = p.pid;
+    rv_[Field::pc] = frames_[0];
+    rv_[Field::pmcid] = event_pmcid(e, p.cpu);
+    rv_[Field::usermode] = kernel ? 0 : 1;
+    emit(p.cpu);
+    return true;
+  }
+  if (!fits(1, fixed(Kind::callchain) + frames_.size() * abi_.address_width)) return false;
+  tick(100000 / opt_.cpus);
+  start(Kind::callchain);
+  rv_[Field::pid] = p.pid;
+  rv_[Field::tid] = tid;
+  rv_[Field::pmcid] = event_pmcid(e, p.cpu);
+  rv_[Field::cpuflags] = p.cpu << 16 | (kernel ? 0 : kCallchainUserspace);
+  rv_.pcs.assign(frames_.begin(), frames_.end());
+  emit(p.cpu);
+  return true;
+}
+
+void Model::context_switch(Proc& p) {
+  tick(10000);
+  start(Kind::proccsw);
+  rv_[Field::pmcid] = event_pmcid(0, p.cpu);
+  rv_[Field::value] = p.counter;  // grows: the counter only goes up
+  rv_[Field::pid] = p.pid;
+  rv_[Field::tid] = p.tids[rng_.below(static_cast<uint32_t>(p.tids.size()))];
+  emit(p.cpu);
+}
+
+void Model::thread_create(Proc& p) {
+  tick(10000);
+  p.tids.push_back(next_tid_++);
+  start(Kind::thr_create);
+  rv_[Field::tid] = p.tids.back();
+  rv_[Field::pid] = p.pid;
+  rv_[Field::flags] = kProcFlags;
+  rv_.text = p.comm;
+  emit(p.cpu);
+  teardown_records_ += 1;
+  teardown_bytes_ += fixed(Kind::thr_exit);
+}
+
+void Model::thread_exit(Proc& p) {
+  tick(10000);
+  const size_t t = 1 + rng_.below(static_cast<uint32_t>(p.tids.size()) - 1);  // not the main one
+  start(Kind::thr_exit);
+  rv_[Field::tid] = p.tids[t];
+  emit(p.cpu);
+  p.tids.erase(p.tids.begin() + static_cast<long>(t));
+  teardown_records_ -= 1;
+  teardown_bytes_ -= fixed(Kind::thr_exit);
+}
+
+void Model::run() {
+  setup();
+  for (;;) {
+    const uint32_t r = rng_.below(1000000);
+    bool done = false;
+    if (r < 2) {  // DROPNOTIFY: the kernel ran out of buffers (rare)
+      if (fits(1, fixed(Kind::dropnotify))) {
+        tick(1000);
+        start(Kind::dropnotify);
+        emit(rng_.below(opt_.cpus));
+        done = true;
+      }
+    } else if (r < 400 && procs_.size() > 1) {  // a process exits; the shell starts another
+      exit_proc(1 + rng_.below(static_cast<uint32_t>(procs_.size()) - 1));
+      done = true;
+    } else if (r < 1200 && procs_.size() < opt_.processes) {
+      const uint32_t prog = 1 + rng_.below(static_cast<uint32_t>(world_.programs().size()) - 1);
+      uint64_t cr = 0, cb = 0;
+      spawn_cost(prog, cr, cb);
+      if (fits(cr, cb)) {
+        spawn(rng_.below(static_cast<uint32_t>(procs_.size())), prog);
+        done = true;
+      }
+    } else if (r < 4000 && modern()) {
+      Proc& p = procs_[rng_.below(static_cast<uint32_t>(procs_.size()))];
+      if (p.tids.size() < 8 && rng_.below(2) == 0) {
+        if (fits(1 + 1, fixed(Kind::thr_create) + fixed(Kind::thr_exit))) {
+          thread_create(p);
+          done = true;
+        }
+      } else if (p.tids.size() > 1) {
+        thread_exit(p);
+        done = true;
+      }
+    } else if (r < 25000) {
+      if (fits(1, fixed(Kind::proccsw))) {
+        context_switch(procs_[rng_.below(static_cast<uint32_t>(procs_.size()))]);
+        done = true;
+      }
+    }
+    if (!done && !sample()) break;
+  }
+  // Teardown: every process exits, the buffers are flushed, CLOSELOG is last.
+  while (!procs_.empty()) exit_proc(procs_.size() - 1);
+  out_.finish();
+  tick(1000);
+  start(Kind::closelog);
+  const auto len = encode(rv_, abi_, stream_.pending());
+  if (!len.ok()) throw ToolError(kExitUsageOrIo, "internal error: " + len.error().message);
+  stream_.added();
+}
+
+}  // namespace
+
+void run_synth(const SynthOptions& opt, RecordStream& stream) {
+  if (opt.events == 0 || opt.events > 8)
+    throw ToolError(kExitUsageOrIo, "--events must be 1 to 8");
+  if (opt.cpus == 0 || opt.cpus > 256) throw ToolError(kExitUsageOrIo, "--cpus must be 1 to 256");
+  if (opt.processes == 0) throw ToolError(kExitUsageOrIo, "--processes must be at least 1");
+  if (opt.depth_min == 0 || opt.depth_min > opt.depth_max)
+    throw ToolError(kExitUsageOrIo, "--depth MIN..MAX needs 1 <= MIN <= MAX");
+  if (opt.abi.generation != Generation::L1 && opt.depth_max > opt.abi.callchain_depth_max())
+    throw ToolError(kExitUsageOrIo, "--depth: generation " +
+                                        std::string(generation_name(opt.abi.generation)) +
+                                        " allows at most " +
+                                        std::to_string(opt.abi.callchain_depth_max()) + " frames");
+  Model m(opt, stream);
+  m.run();
+}
+
+}  // namespace pmclog::write

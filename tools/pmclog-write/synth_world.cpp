@@ -1,0 +1,229 @@
+#include "synth_world.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace pmclog::write {
+
+namespace {
+
+struct ObjectDecl {
+  const char* path;
+  uint32_t nfuncs;
+};
+
+// Plausible FreeBSD objects. Indices below are used by the program table.
+constexpr ObjectDecl kObjects[] = {
+    {"/boot/kernel/kernel", 3000},                   // 0
+    {"/boot/kernel/zfs.ko", 1200},                   // 1
+    {"/boot/kernel/tmpfs.ko", 150},                  // 2
+    {"/boot/kernel/nullfs.ko", 80},                  // 3
+    {"/libexec/ld-elf.so.1", 300},                   // 4
+    {"/lib/libc.so.7", 1500},                        // 5
+    {"/lib/libthr.so.3", 300},                       // 6
+    {"/lib/libm.so.5", 400},                         // 7
+    {"/lib/libz.so.6", 150},                         // 8
+    {"/usr/lib/libc++.so.1", 1200},                  // 9
+    {"/lib/libcxxrt.so.1", 200},                     // 10
+    {"/lib/libgcc_s.so.1", 150},                     // 11
+    {"/lib/libutil.so.9", 120},                      // 12
+    {"/usr/lib/libssl.so.111", 700},                 // 13
+    {"/lib/libcrypto.so.111", 2000},                 // 14
+    {"/usr/local/lib/libpython3.11.so.1.0", 3000},   // 15
+    {"/lib/libedit.so.8", 250},                      // 16
+    {"/lib/libncursesw.so.9", 400},                  // 17
+    {"/lib/liblzma.so.5", 300},                      // 18
+    {"/usr/lib/libpmc.so.5", 200},                   // 19
+    {"/lib/libelf.so.2", 200},                       // 20
+    {"/bin/sh", 250},                                // 21
+    {"/usr/bin/make", 400},                          // 22
+    {"/usr/bin/cc", 4000},                           // 23
+    {"/usr/local/bin/python3.11", 40},               // 24
+    {"/usr/sbin/sshd", 600},                         // 25
+    {"/usr/bin/grep", 150},                          // 26
+    {"/usr/local/bin/postgres", 3500},               // 27
+    {"/usr/bin/xz", 120},                            // 28
+    {"/usr/sbin/pmcstat", 300},                      // 29
+    {"/usr/local/bin/nginx", 1100},                  // 30
+};
+constexpr uint32_t kKernelObjects = 4;  // kernel and modules come first
+constexpr uint32_t kRtld = 4;
+
+struct ProgramDecl {
+  uint32_t object;
+  const char* comm;
+  std::vector<uint32_t> libs;
+};
+
+const std::vector<ProgramDecl>& program_decls() {
+  static const std::vector<ProgramDecl> p = {
+      {21, "sh", {16, 17, 5}},  // the shell comes first: it forks the others
+      {22, "make", {5}},
+      {23, "cc", {9, 10, 11, 7, 8, 6, 5}},
+      {24, "python3.11", {15, 12, 7, 6, 5}},
+      {25, "sshd", {14, 8, 12, 5}},
+      {26, "grep", {8, 5}},
+      {27, "postgres", {13, 14, 7, 6, 5}},
+      {28, "xz", {18, 6, 5}},
+      {29, "pmcstat", {19, 20, 7, 9, 10, 11, 5}},
+      {30, "nginx", {13, 14, 8, 6, 5}},
+  };
+  return p;
+}
+
+uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
+  Rng rng(mix(seed, 0x5eed0001));
+  const bool be = abi.byte_order == ByteOrder::big;
+  const bool wide = abi.address_width == 8;
+  machine_.x86 = !be;
+  // cputype per era (FORMAT.md §7.4): little-endian is Intel, big-endian PowerPC.
+  switch (abi.generation) {
+    case Generation::L1: machine_ = {0x01020003, 8 /* INTEL_PIV */, "", 0, true}; break;
+    case Generation::L2: machine_ = {0x03010000, be ? 0x300u : 0x8Cu /* WESTMERE */, "", 0, !be}; break;
+    case Generation::L3: machine_ = {0x03010000, be ? 0x380u : 0x91u /* HASWELL */, "", 0, !be}; break;
+    case Generation::M9:
+      machine_ = {0x09030000, be ? 0x390u : 0x98u /* SKYLAKE */,
+                  be ? "POWER_004d" : "GenuineIntel-6-55-4", be ? 0 : 2400000000ull, !be};
+      break;
+    case Generation::M10:
+      machine_ = {0x0A000000, be ? 0x390u : 0x9Cu /* ICELAKE_XEON */,
+                  be ? "POWER_004d" : "GenuineIntel-6-6A-6", be ? 0 : 2400000000ull, !be};
+      break;
+  }
+
+  // Function tables: sizes 32 B .. 4 KiB, 16-byte aligned, skewed towards small functions.
+  for (const ObjectDecl& d : kObjects) {
+    Object o;
+    o.path = d.path;
+    o.func_start.reserve(d.nfuncs);
+    uint32_t off = 0x1000;  // past the ELF headers
+    for (uint32_t i = 0; i < d.nfuncs; ++i) {
+      o.func_start.push_back(off);
+      const uint32_t size = 32u << rng.below(8);  // 32 .. 4096
+      off += (size + rng.below(size)) & ~15u;
+    }
+    o.text_size = static_cast<uint32_t>(round_up(off, 0x1000));
+    uint32_t stride = static_cast<uint32_t>(mix(seed, objects_.size()) % d.nfuncs) | 1;
+    while (std::gcd(stride, d.nfuncs) != 1) stride += 2;
+    stride_.push_back(stride);
+    objects_.push_back(std::move(o));
+  }
+  for (const ProgramDecl& d : program_decls()) programs_.push_back({d.object, d.comm, d.libs});
+  rtld_ = kRtld;
+
+  // Kernel text: amd64 at KERNBASE + 2 MiB, i386 at 0xc0400000 (powerpc: similar upper half).
+  uint64_t k = wide ? 0xffffffff80200000ull : 0xc0400000ull;
+  for (uint32_t i = 0; i < kKernelObjects; ++i) {
+    kernel_maps_.push_back({i, k, objects_[i].text_size});
+    k = round_up(k + objects_[i].text_size, wide ? 0x200000 : 0x100000);
+    if (i == 0) k += wide ? 0x1800000 : 0x800000;  // modules load above the kernel's data
+  }
+
+  // Zipf(1) weights in integers: the i-th most popular function has weight 2^32/(i+1).
+  uint32_t maxf = 0;
+  for (const Object& o : objects_) maxf = std::max(maxf, o.nfuncs());
+  zipf_cdf_.resize(maxf);
+  uint64_t acc = 0;
+  for (uint32_t i = 0; i < maxf; ++i) {
+    acc += (uint64_t{1} << 32) / (i + 1);
+    zipf_cdf_[i] = acc;
+  }
+}
+
+std::vector<Mapping> World::place(uint32_t program, Rng& rng) const {
+  const bool wide = abi_.address_width == 8;
+  const Program& p = programs_[program];
+  std::vector<Mapping> maps;
+  // Non-PIE executables at the traditional link address; shared objects from the rtld area.
+  const uint64_t exec_base = wide ? 0x200000 : 0x08048000;
+  maps.push_back({p.object, exec_base, objects_[p.object].text_size});
+  const uint64_t align = wide ? 0x200000 : 0x100000;
+  uint64_t at = (wide ? 0x800200000ull : 0x28000000ull) + align * rng.below(4);
+  auto add = [&](uint32_t obj) {
+    maps.push_back({obj, at, objects_[obj].text_size});
+    at = round_up(at + objects_[obj].text_size, align) + align * rng.below(2);
+  };
+  add(rtld_);
+  for (uint32_t lib : p.libs) add(lib);
+  return maps;
+}
+
+uint32_t World::zipf(uint32_t n, Rng& rng) const {
+  const uint64_t total = zipf_cdf_[n - 1];
+  const uint64_t u = ((rng.next() >> 11) % total);
+  return static_cast<uint32_t>(
+      std::upper_bound(zipf_cdf_.begin(), zipf_cdf_.begin() + n, u) - zipf_cdf_.begin());
+}
+
+World::Frame World::pick_leaf(const std::vector<Mapping>& maps, bool kernel, Rng& rng) const {
+  uint32_t m = 0;
+  if (kernel) {
+    m = rng.below(100) < 80 ? 0 : 1 + rng.below(static_cast<uint32_t>(maps.size()) - 1);
+  } else {
+    // Time goes mostly to the program itself and libc; the rest to the other libraries.
+    const uint32_t r = rng.below(100);
+    const uint32_t nlibs = static_cast<uint32_t>(maps.size()) - 1;
+    if (r < 50) m = 0;
+    else if (r < 75) m = static_cast<uint32_t>(maps.size()) - 1;  // libc loads last
+    else m = 1 + rng.below(nlibs);
+  }
+  const Object& o = objects_[maps[m].object];
+  // Popularity rank -> function: a fixed per-object permutation (stride coprime with n).
+  const uint32_t n = o.nfuncs();
+  const uint32_t rank = zipf(n, rng);
+  return {m, static_cast<uint32_t>((uint64_t{rank} * stride_[maps[m].object] + 7) % n)};
+}
+
+bool World::caller(const std::vector<Mapping>& maps, bool kernel, Frame f, Frame& up) const {
+  const uint64_t h = mix(seed_ ^ maps[f.map].object, f.func);
+  if (f.map != 0) {
+    // A library's low-numbered functions are its entry points, called from the program
+    // (or, in the kernel, a module's from the kernel); the others from within the object.
+    const uint32_t n = objects_[maps[f.map].object].nfuncs();
+    if (f.func < n / 8 + 1) {
+      up = {0, static_cast<uint32_t>(h % objects_[maps[0].object].nfuncs())};
+      return true;
+    }
+    up = {f.map, f.func - 1 - static_cast<uint32_t>(h % 3)};
+    return true;
+  }
+  (void)kernel;
+  if (f.func == 0) return false;  // _start / the trap entry: the root of every chain
+  up = {0, f.func - 1 - static_cast<uint32_t>(h % std::min<uint32_t>(f.func, 3))};
+  return true;
+}
+
+uint64_t World::call_site(const std::vector<Mapping>& maps, Frame c, Frame callee) const {
+  const Object& o = objects_[maps[c.map].object];
+  const uint32_t start = o.func_start[c.func], end = o.func_end(c.func);
+  const uint64_t h = mix(mix(seed_, maps[c.map].object * 65536ull + c.func),
+                         maps[callee.map].object * 65536ull + callee.func);
+  // A return address: past the call instruction, inside the caller.
+  return maps[c.map].base + start + 5 + h % (end - start - 5);
+}
+
+void World::chain(const std::vector<Mapping>& maps, bool kernel, uint32_t depth, Rng& rng,
+                  std::vector<uint64_t>& out) const {
+  out.clear();
+  Frame f = pick_leaf(maps, kernel, rng);
+  const Object& lo = objects_[maps[f.map].object];
+  const uint32_t ls = lo.func_start[f.func], le = lo.func_end(f.func);
+  out.push_back(maps[f.map].base + ls + rng.below(le - ls));
+  Frame up;
+  while (out.size() < depth && caller(maps, kernel, f, up)) {
+    out.push_back(call_site(maps, up, f));
+    f = up;
+  }
+  if (out.size() < depth) {
+    // Recursion: the leaf's caller calls itself again, from the same call site.
+    const size_t at = out.size() >= 2 ? 1 : 0;
+    const uint64_t pc = out[at];
+    out.insert(out.begin() + static_cast<long>(at), depth - out.size(), pc);
+  }
+}
+
+}  // namespace pmclog::write

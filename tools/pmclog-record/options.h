@@ -1,0 +1,42 @@
+// Command-line options of pmclog-record.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmclog/abi.h"
+
+namespace record {
+
+struct Options {
+  std::vector<std::string> events{"cpu-clock"};
+  bool events_given = false;
+  std::optional<uint64_t> period;  // -c
+  uint64_t frequency = 1000;       // -F (a modest default: no loss on a busy 2-core VM)
+  std::string output;              // -o; empty: default name
+  std::vector<pid_t> pids;         // -p
+  bool system_wide = false;        // -a
+  double duration = 0;             // --duration; 0: until the command/processes end
+  pmclog::Abi abi;                 // --generation, --address-width, --byte-order
+  uint32_t depth = 32;             // --depth
+  bool depth_given = false;
+  bool counting = false;           // --count
+  bool fallback = false;           // --fallback
+  bool user_only = false;          // --user-only
+  bool list_events = false;        // --list-events
+  size_t mmap_pages = 64;          // per CPU, power of two
+  bool quiet = false;
+  std::vector<std::string> command;
+};
+
+// Parses argv. Returns nullopt and sets `exit_code` when the program should stop at once
+// (--help, --version, or a usage error already reported on stderr).
+std::optional<Options> parse_options(int argc, char** argv, int& exit_code);
+
+inline constexpr const char* kDefaultOutput = "pmclog.out";
+
+}  // namespace record

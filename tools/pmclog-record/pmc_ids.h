@@ -1,0 +1,30 @@
+// pmc ids and PMCALLOCATE flag bits as FreeBSD's hwpmc lays them out (FORMAT.md §7.2, §7.3).
+#pragma once
+
+#include <cstdint>
+
+#include "pmclog/abi.h"
+
+namespace record {
+
+inline constexpr uint32_t kModeSystemSampling = 0;   // SS
+inline constexpr uint32_t kModeSystemCounting = 1;   // SC
+inline constexpr uint32_t kModeProcessSampling = 2;  // TS
+inline constexpr uint32_t kModeProcessCounting = 3;  // TC
+inline constexpr uint32_t kClassSoft = 0x0F;  // PMC_CLASS_SOFT (R104/R110 and M numbering)
+inline constexpr uint32_t kClassIap = 0x07;   // PMC_CLASS_IAP, used for hardware events
+
+inline constexpr uint32_t kFlagDescendants = 0x2;
+inline constexpr uint32_t kFlagLogProccsw = 0x4;
+inline constexpr uint32_t kFlagLogProcexit = 0x8;
+inline constexpr uint32_t kFlagCallchain = 0x80;
+
+inline constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;
+
+// cpu < 0 means PMC_CPU_ANY (a process-mode PMC).
+uint32_t make_pmcid(pmclog::Generation g, int cpu, uint32_t mode, uint32_t klass, uint32_t row);
+
+// PMC_VERSION written in INITIALIZE for each generation we produce (FORMAT.md §1).
+uint32_t pmc_version(pmclog::Generation g);
+
+}  // namespace record

@@ -1,0 +1,325 @@
+#include "record_conversion.h"
+
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+
+#include "pmc_ids.h"
+#include "proc_info.h"
+
+namespace record {
+
+using pmclog::Field;
+using pmclog::Kind;
+using pmclog::RecordValue;
+
+namespace {
+
+RecordValue rv(Kind k) {
+  RecordValue r;
+  r.kind = k;
+  return r;
+}
+
+// perf callchain context markers are the top 4095 values (PERF_CONTEXT_MAX = -4095).
+constexpr uint64_t kContextMax = static_cast<uint64_t>(-4095);
+
+}  // namespace
+
+Converter::Converter(LogSink& sink, ConversionConfig cfg) : sink_(sink), cfg_(std::move(cfg)) {}
+
+bool Converter::modern() const { return !sink_.abi().legacy(); }
+
+void Converter::process(const PerfEvent& e) {
+  using T = PerfEvent::Type;
+  switch (e.type) {
+    case T::sample:
+      if (cfg_.counting)
+        on_counter_values(e, false);
+      else
+        on_sample(e);
+      break;
+    case T::mmap: on_mmap(e); break;
+    case T::comm: on_comm(e); break;
+    case T::fork: on_fork(e); break;
+    case T::exit: on_exit(e); break;
+    case T::read:
+      if (cfg_.counting) on_counter_values(e, true);
+      break;
+    case T::lost:
+    case T::lost_samples: {
+      stats_.lost += e.lost;
+      ++stats_.lost_records;
+      auto r = rv(Kind::dropnotify);
+      sink_.emit(r, e.time);
+      break;
+    }
+    case T::throttle: ++stats_.throttled; break;
+    default: break;
+  }
+}
+
+void Converter::on_sample(const PerfEvent& e) {
+  auto it = cfg_.pmcid_of_id.find(e.id);
+  if (it == cfg_.pmcid_of_id.end()) return;  // not one of ours (cannot happen)
+  RecordValue r = rv(Kind::callchain);
+  r.pcs.reserve(e.callchain.size());
+  // The first context marker says where the leaf is; all markers are dropped and the
+  // kernel and user parts are kept in order (kernel frames first), as hwpmc does.
+  int leaf_ctx = 0;
+  for (uint64_t ip : e.callchain) {
+    if (ip >= kContextMax) {
+      if (leaf_ctx == 0) leaf_ctx = static_cast<int>(static_cast<int64_t>(ip));
+      continue;
+    }
+    if (r.pcs.size() < cfg_.depth) r.pcs.push_back(ip);
+  }
+  bool user;
+  if (leaf_ctx != 0)
+    user = leaf_ctx == static_cast<int>(PERF_CONTEXT_USER);
+  else
+    user = (e.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
+  if (r.pcs.empty()) r.pcs.push_back(e.ip);
+  bool has_kernel = false;
+  for (uint64_t ip : e.callchain)
+    if (ip == static_cast<uint64_t>(PERF_CONTEXT_KERNEL)) has_kernel = true;
+  if (!has_kernel) ++stats_.user_only;
+  r[Field::pid] = e.pid;
+  r[Field::tid] = e.tid;
+  r[Field::pmcid] = it->second;
+  r[Field::cpuflags] = (static_cast<uint64_t>(e.cpu & 0xFFFF) << 16) | (user ? 1u : 0u);
+  sink_.emit(r, e.time);
+  ++stats_.samples;
+  ++stats_.samples_per_pid[e.pid];
+}
+
+void Converter::emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const std::string& path,
+                            uint64_t t) {
+  Proc& p = procs_[pid];
+  auto old = p.maps.find(start);
+  if (old != p.maps.end()) {
+    if (old->second.path == path && old->second.end == end) return;  // already announced
+    auto out = rv(Kind::map_out);
+    out[Field::pid] = pid;
+    out[Field::start] = start;
+    out[Field::end] = old->second.end;
+    sink_.emit(out, t);
+  }
+  p.maps[start] = Mapping{end, path};
+  auto r = rv(Kind::map_in);
+  r[Field::pid] = pid;
+  r[Field::start] = start;
+  r.text = path.substr(0, pmclog::kPathMax - 1);
+  sink_.emit(r, t);
+}
+
+void Converter::emit_procexec(uint32_t pid, const std::string& path, uint64_t base, uint64_t t) {
+  // hwpmc logs one PROCEXEC per PMC attached to the process. The address is the image's
+  // load base (the kernel logs the entry/AT_BASE address, which perf does not report).
+  for (uint32_t pmcid : cfg_.process_pmcids) {
+    auto r = rv(Kind::procexec);
+    r[Field::pid] = pid;
+    r[Field::pmcid] = pmcid;
+    r[Field::entryaddr] = base;
+    r[Field::dynaddr] = base;
+    r.text = path.substr(0, pmclog::kPathMax - 1);
+    sink_.emit(r, t);
+  }
+}
+
+void Converter::on_mmap(const PerfEvent& e) {
+  if (!(e.prot & PROT_EXEC)) return;
+  Proc& p = procs_[e.pid];
+  if (p.exec_pending) {
+    // The first executable mapping after an exec is the new image (the kernel maps it
+    // before the interpreter).
+    p.exec_pending = false;
+    emit_procexec(e.pid, e.filename, e.addr - e.pgoff, e.time);
+  }
+  emit_map_in(e.pid, e.addr, e.addr + e.len, e.filename, e.time);
+}
+
+void Converter::unmap_all(uint32_t pid, uint64_t t) {
+  auto it = procs_.find(pid);
+  if (it == procs_.end()) return;
+  for (const auto& [start, m] : it->second.maps) {
+    auto r = rv(Kind::map_out);
+    r[Field::pid] = pid;
+    r[Field::start] = start;
+    r[Field::end] = m.end;
+    sink_.emit(r, t);
+  }
+  it->second.maps.clear();
+}
+
+void Converter::on_comm(const PerfEvent& e) {
+  comm_[e.tid] = e.comm;
+  if (!(e.misc & PERF_RECORD_MISC_COMM_EXEC)) return;
+  // exec: the old image's mappings go away; PROCEXEC waits for the new image's mapping,
+  // which carries its path.
+  unmap_all(e.pid, e.time);
+  Proc& p = procs_[e.pid];
+  p.exec_pending = true;
+  p.threads.insert(e.tid);
+}
+
+void Converter::on_fork(const PerfEvent& e) {
+  auto parent_comm = comm_.count(e.ptid) ? comm_[e.ptid] : std::string();
+  comm_[e.tid] = parent_comm;
+  const std::string name = parent_comm.substr(0, 19);
+  if (e.pid != e.ppid) {
+    // A new process shares its parent's image until it execs.
+    Proc& child = procs_[e.pid];
+    if (auto it = procs_.find(e.ppid); it != procs_.end()) child.maps = it->second.maps;
+    child.threads = {e.tid};
+    auto r = rv(Kind::procfork);
+    r[Field::oldpid] = e.ppid;
+    r[Field::newpid] = e.pid;
+    sink_.emit(r, e.time);
+    if (modern()) {
+      auto pc = rv(Kind::proc_create);
+      pc[Field::pid] = e.pid;
+      pc.text = name;
+      sink_.emit(pc, e.time);
+    }
+  } else {
+    procs_[e.pid].threads.insert(e.tid);
+  }
+  if (modern()) {
+    auto tc = rv(Kind::thr_create);
+    tc[Field::tid] = e.tid;
+    tc[Field::pid] = e.pid;
+    tc.text = name;
+    sink_.emit(tc, e.time);
+  }
+}
+
+void Converter::on_exit(const PerfEvent& e) {
+  if (modern()) {
+    auto r = rv(Kind::thr_exit);
+    r[Field::tid] = e.tid;
+    sink_.emit(r, e.time);
+  }
+  auto it = procs_.find(e.pid);
+  if (it == procs_.end()) {
+    if (e.tid == e.pid) process_gone(e.pid, e.time);
+    return;
+  }
+  it->second.threads.erase(e.tid);
+  if (it->second.threads.empty()) process_gone(e.pid, e.time);
+}
+
+void Converter::process_gone(uint32_t pid, uint64_t t) {
+  unmap_all(pid, t);
+  auto r = rv(Kind::sysexit);
+  r[Field::pid] = pid;
+  sink_.emit(r, t);
+  if (cfg_.counting && pid != deferred_pid_) emit_procexit(pid, t);
+  procs_.erase(pid);
+}
+
+void Converter::emit_procexit(uint32_t pid, uint64_t t) {
+  const auto& tot = totals_[pid];
+  for (uint32_t pmcid : cfg_.process_pmcids) {
+    size_t idx = cfg_.event_of_pmcid.count(pmcid) ? cfg_.event_of_pmcid.at(pmcid) : 0;
+    auto r = rv(Kind::procexit);
+    r[Field::pmcid] = pmcid;
+    r[Field::pid] = pid;
+    r[Field::value] = idx < tot.size() ? static_cast<uint64_t>(tot[idx] + 0.5) : 0;
+    sink_.emit(r, t);
+  }
+}
+
+void Converter::on_counter_values(const PerfEvent& e, bool at_exit) {
+  // Values are each thread's own cumulative counts on one CPU's event (inherit + READ);
+  // the difference since the thread's previous switch is what it counted in that slice.
+  const double scale = (e.time_running > 0 && e.time_running < e.time_enabled)
+                           ? static_cast<double>(e.time_enabled) / e.time_running
+                           : 1.0;
+  for (const ReadValue& v : e.values) {
+    auto it = cfg_.pmcid_of_id.find(v.id);
+    if (it == cfg_.pmcid_of_id.end()) continue;  // the context-switch leader itself
+    const uint32_t pmcid = it->second;
+    const size_t idx = cfg_.event_of_pmcid.count(pmcid) ? cfg_.event_of_pmcid.at(pmcid) : 0;
+    const double cur = static_cast<double>(v.value) * scale;
+    double& last = last_value_[{e.tid, v.id}];
+    const double delta = cur > last ? cur - last : 0.0;
+    last = cur;
+    auto& tot = totals_[e.pid];
+    if (tot.size() <= idx) tot.resize(idx + 1, 0.0);
+    tot[idx] += delta;
+    if (at_exit) {
+      child_final_raw_[v.id] += v.value;
+      continue;
+    }
+    auto r = rv(Kind::proccsw);
+    r[Field::pmcid] = pmcid;
+    r[Field::pid] = e.pid;
+    r[Field::tid] = e.tid;
+    r[Field::value] = static_cast<uint64_t>(delta + 0.5);
+    sink_.emit(r, e.time);
+    ++stats_.switches;
+  }
+}
+
+void Converter::finish_deferred(const std::vector<PerfEvent>& final_reads, uint64_t t) {
+  if (deferred_pid_ == 0) return;
+  // The root's own final count = what its per-CPU events hold minus what exited
+  // descendants handed back to them.
+  for (const PerfEvent& e : final_reads) {
+    const double scale = (e.time_running > 0 && e.time_running < e.time_enabled)
+                             ? static_cast<double>(e.time_enabled) / e.time_running
+                             : 1.0;
+    for (const ReadValue& v : e.values) {
+      auto it = cfg_.pmcid_of_id.find(v.id);
+      if (it == cfg_.pmcid_of_id.end()) continue;
+      const size_t idx =
+          cfg_.event_of_pmcid.count(it->second) ? cfg_.event_of_pmcid.at(it->second) : 0;
+      const uint64_t children = child_final_raw_[v.id];
+      const double own = static_cast<double>(v.value > children ? v.value - children : 0) * scale;
+      double& last = last_value_[{deferred_pid_, v.id}];
+      auto& tot = totals_[deferred_pid_];
+      if (tot.size() <= idx) tot.resize(idx + 1, 0.0);
+      if (own > last) tot[idx] += own - last;
+      last = own;
+    }
+  }
+  emit_procexit(deferred_pid_, t);
+}
+
+void Converter::add_child(pid_t pid) {
+  Proc& p = procs_[static_cast<uint32_t>(pid)];
+  p.threads.insert(static_cast<uint32_t>(pid));
+  comm_[static_cast<uint32_t>(pid)] = proc_comm(pid);
+}
+
+void Converter::add_existing_process(pid_t pid, uint64_t now, bool announce_threads) {
+  const auto upid = static_cast<uint32_t>(pid);
+  Proc& p = procs_[upid];
+  const std::string comm = proc_comm(pid);
+  if (modern() && announce_threads) {
+    auto pc = rv(Kind::proc_create);
+    pc[Field::pid] = upid;
+    pc.text = comm.substr(0, 19);
+    sink_.emit(pc, now);
+  }
+  for (pid_t tid : proc_threads(pid)) {
+    const auto utid = static_cast<uint32_t>(tid);
+    p.threads.insert(utid);
+    std::string tcomm = proc_comm(tid);  // /proc/TID works for any thread id
+    if (tcomm.empty()) tcomm = comm;
+    comm_[utid] = tcomm;
+    if (modern() && announce_threads) {
+      auto tc = rv(Kind::thr_create);
+      tc[Field::tid] = utid;
+      tc[Field::pid] = upid;
+      tc.text = tcomm.substr(0, 19);
+      sink_.emit(tc, now);
+    }
+  }
+  for (const ProcMapping& m : read_proc_maps(pid)) {
+    if (!m.exec) continue;
+    emit_map_in(upid, m.start, m.end, m.path.empty() ? "//anon" : m.path, now);
+  }
+}
+
+}  // namespace record

@@ -1,0 +1,96 @@
+// Turning merged perf records into pmclog records, with the process tracking that needs:
+// mappings per process (for MAP_OUT at exec and exit), thread names, pending execs, and, in
+// counting mode, the per-thread counter values behind PROCCSW/PROCEXIT.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "log_sink.h"
+#include "perf_records.h"
+
+namespace record {
+
+struct ConversionConfig {
+  uint32_t depth = 64;     // frames kept per callchain after the markers are stripped
+  bool counting = false;   // PROCCSW/PROCEXIT instead of CALLCHAIN
+  // pmc ids that PROCEXEC / PROCEXIT name (one per event, process mode).
+  std::vector<uint32_t> process_pmcids;
+  // perf event id (PERF_EVENT_IOC_ID) -> pmc id, for samples and counter values.
+  std::unordered_map<uint64_t, uint32_t> pmcid_of_id;
+  // pmc id -> index of the event (for per-process totals in counting mode).
+  std::unordered_map<uint32_t, size_t> event_of_pmcid;
+};
+
+struct ConversionStats {
+  uint64_t samples = 0;
+  uint64_t lost = 0;             // samples the kernel could not store (LOST records)
+  uint64_t lost_records = 0;     // DROPNOTIFY records written
+  uint64_t throttled = 0;        // THROTTLE records
+  uint64_t user_only = 0;        // callchains with no kernel part
+  uint64_t switches = 0;         // PROCCSW written
+  std::map<uint32_t, uint64_t> samples_per_pid;
+};
+
+class Converter {
+ public:
+  Converter(LogSink& sink, ConversionConfig cfg);
+
+  void process(const PerfEvent& e);
+  // A process that exists already (-p, -a): its threads and executable mappings from /proc.
+  void add_existing_process(pid_t pid, uint64_t now, bool announce_threads);
+  // The command's child, before it execs: known so its fork/exec/exit are tracked.
+  void add_child(pid_t pid);
+  // Counting mode: the command's own PROCEXIT waits for finish_deferred(), because its last
+  // slice is only known from its events' final values.
+  void set_deferred_pid(uint32_t pid) { deferred_pid_ = pid; }
+  // `final_reads`: one group read per CPU leader fd, taken after the command exited.
+  void finish_deferred(const std::vector<PerfEvent>& final_reads, uint64_t t);
+  // Per-process counter totals (counting mode), by event index.
+  const std::map<uint32_t, std::vector<double>>& totals() const { return totals_; }
+  const ConversionStats& stats() const { return stats_; }
+
+ private:
+  struct Mapping {
+    uint64_t end;
+    std::string path;
+  };
+  struct Proc {
+    std::map<uint64_t, Mapping> maps;  // by start
+    std::set<uint32_t> threads;
+    bool exec_pending = false;
+  };
+
+  void on_sample(const PerfEvent& e);
+  void on_mmap(const PerfEvent& e);
+  void on_comm(const PerfEvent& e);
+  void on_fork(const PerfEvent& e);
+  void on_exit(const PerfEvent& e);
+  void on_counter_values(const PerfEvent& e, bool at_exit);
+  void emit_procexec(uint32_t pid, const std::string& path, uint64_t base, uint64_t t);
+  void emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const std::string& path,
+                   uint64_t t);
+  void unmap_all(uint32_t pid, uint64_t t);
+  void process_gone(uint32_t pid, uint64_t t);
+  void emit_procexit(uint32_t pid, uint64_t t);
+  bool modern() const;
+
+  LogSink& sink_;
+  ConversionConfig cfg_;
+  ConversionStats stats_;
+  std::unordered_map<uint32_t, Proc> procs_;
+  std::unordered_map<uint32_t, std::string> comm_;  // by tid
+  // counting: last scaled cumulative value per (tid, perf id)
+  std::map<std::pair<uint32_t, uint64_t>, double> last_value_;
+  std::map<uint32_t, std::vector<double>> totals_;  // by pid
+  std::map<uint64_t, uint64_t> child_final_raw_;    // by perf id: exited threads' finals
+  uint32_t deferred_pid_ = 0;
+};
+
+}  // namespace record

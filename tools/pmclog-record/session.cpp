@@ -1,0 +1,490 @@
+#include "session.h"
+
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+#include "event_opening.h"
+#include "launcher.h"
+#include "log_sink.h"
+#include "perf_open.h"
+#include "pmc_ids.h"
+#include "proc_info.h"
+#include "record_conversion.h"
+#include "signals.h"
+
+namespace record {
+
+using pmclog::Field;
+using pmclog::Kind;
+using pmclog::RecordValue;
+
+namespace {
+
+constexpr uint32_t kCputypeGeneric = 0x400;  // PMC_CPU_GENERIC (FORMAT.md §7.4)
+
+// "GenuineIntel-6-55": the kernel's cpuid string format (FORMAT.md §5).
+std::string cpuid_string() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line, vendor = "Unknown";
+  int family = 0, model = 0;
+  while (std::getline(f, line)) {
+    auto val = [&] { return line.substr(line.find(':') + 2); };
+    if (line.rfind("vendor_id", 0) == 0) vendor = val();
+    else if (line.rfind("cpu family", 0) == 0) family = std::atoi(val().c_str());
+    else if (line.rfind("model\t", 0) == 0) model = std::atoi(val().c_str());
+    else if (line.empty()) break;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s-%d-%02X", vendor.c_str(), family, model);
+  return buf;
+}
+
+// The kernel's text start, for a MAP_IN of the kernel (pid -1) when kernel frames are kept.
+uint64_t kernel_text_start() {
+  std::ifstream f("/proc/kallsyms");
+  std::string addr, type, name;
+  while (f >> addr >> type >> name) {
+    if (name == "_text" || name == "_stext") return std::strtoull(addr.c_str(), nullptr, 16);
+    f.ignore(1 << 12, '\n');
+  }
+  return 0;
+}
+
+// Merges the per-CPU buffers by time. A record stamped before the moment a drain began is
+// already in its buffer by then, so everything older than that moment can be written.
+class Merger {
+ public:
+  explicit Merger(Converter& c) : conv_(c) {}
+  void add(PerfEvent&& e) {
+    e.seq = seq_++;
+    pending_.push_back(std::move(e));
+  }
+  void flush_before(uint64_t limit) {
+    std::stable_sort(pending_.begin(), pending_.end(),
+                     [](const PerfEvent& a, const PerfEvent& b) { return a.time < b.time; });
+    size_t n = 0;
+    while (n < pending_.size() && pending_[n].time < limit) conv_.process(pending_[n++]);
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  void flush_all() { flush_before(UINT64_MAX); }
+
+ private:
+  Converter& conv_;
+  std::vector<PerfEvent> pending_;
+  uint64_t seq_ = 0;
+};
+
+int status_to_exit(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+bool read_group(int fd, PerfEvent& e) {
+  uint64_t buf[2 + 3 + 2 * 64];
+  ssize_t n = read(fd, buf, sizeof buf);
+  if (n < 24) return false;
+  const uint64_t nr = buf[0];
+  e.time_enabled = buf[1];
+  e.time_running = buf[2];
+  for (uint64_t i = 0; i < nr && 3 + 2 * i + 1 < static_cast<uint64_t>(n) / 8; ++i)
+    e.values.push_back(ReadValue{buf[3 + 2 * i], buf[4 + 2 * i]});
+  return true;
+}
+
+}  // namespace
+
+int list_events() {
+  std::printf("%-18s %-10s %-30s %s\n", "EVENT", "KIND", "ALIASES", "ON THIS MACHINE");
+  for (const auto& ev : known_events()) {
+    std::string aliases;
+    for (const auto& a : event_aliases())
+      if (a.name == ev.name && a.alias != ev.name) {
+        if (!aliases.empty()) aliases += ',';
+        aliases += a.alias;
+      }
+    perf_event_attr a{};
+    a.type = ev.type;
+    a.config = ev.config;
+    a.disabled = 1;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    int fd = perf_open(a, 0, -1, -1);
+    std::string status;
+    if (fd >= 0) {
+      status = "supported";
+      close(fd);
+    } else {
+      int e = errno;
+      status = std::string("not supported: ") + std::strerror(e);
+      if (ev.hardware && (e == ENOENT || e == ENODEV || e == EOPNOTSUPP))
+        status += " (no hardware PMU; --fallback uses " + ev.fallback + ")";
+    }
+    std::printf("%-18s %-10s %-30s %s\n", ev.name.c_str(), ev.hardware ? "hardware" : "software",
+                aliases.empty() ? "-" : aliases.c_str(), status.c_str());
+  }
+  std::printf("%-18s %-10s %-30s %s\n", "rXXXX", "raw", "-", "hexadecimal PMU event code");
+  return 0;
+}
+
+int run_record(const Options& opt) {
+  const bool command_mode = !opt.command.empty();
+  if (opt.counting && opt.system_wide) {
+    std::fprintf(stderr, "pmclog-record: --count with -a is not supported (system-mode "
+                         "counting PMCs write no PROCCSW/PROCEXIT); use --count with a "
+                         "command or -p\n");
+    return 2;
+  }
+
+  // Events first: an unknown name is a usage error.
+  std::vector<EventChoice> events;
+  for (const auto& name : opt.events) {
+    auto spec = find_event(name);
+    if (!spec) {
+      std::string known;
+      for (const auto& e : known_events()) {
+        known += ' ';
+        known += e.name;
+      }
+      std::fprintf(stderr, "pmclog-record: unknown event '%s'; known events:%s rXXXX "
+                   "(see --list-events)\n", name.c_str(), known.c_str());
+      return 2;
+    }
+    events.push_back(EventChoice{name, *spec, false});
+  }
+
+  // A command that cannot run fails before anything is opened or written.
+  std::string cmd_path;
+  if (command_mode) {
+    std::string why;
+    auto p = resolve_command(opt.command[0], why);
+    if (!p) {
+      std::fprintf(stderr, "pmclog-record: cannot run '%s': %s; nothing was recorded\n",
+                   opt.command[0].c_str(), why.c_str());
+      return 127;
+    }
+    cmd_path = *p;
+  }
+  for (pid_t pid : opt.pids)
+    if (!process_exists(pid)) {
+      std::fprintf(stderr, "pmclog-record: no process %d; nothing was recorded\n", pid);
+      return 1;
+    }
+
+  const pmclog::Abi abi = opt.abi;
+  uint32_t depth = std::min<uint32_t>(opt.depth, abi.callchain_depth_max());
+  {
+    std::ifstream f("/proc/sys/kernel/perf_event_max_stack");
+    uint32_t m = 0;
+    if (f >> m && m > 0 && depth > m) depth = m;
+  }
+  if (opt.depth_given && depth < opt.depth && !opt.quiet)
+    std::fprintf(stderr, "pmclog-record: callchain depth capped at %u\n", depth);
+
+  install_signal_handlers();
+  Launcher launcher;
+  std::vector<pid_t> targets;
+  if (command_mode) {
+    std::string err;
+    if (!launcher.prepare(cmd_path, opt.command, err)) {
+      std::fprintf(stderr, "pmclog-record: %s\n", err.c_str());
+      return 1;
+    }
+    if (!opt.system_wide) targets.push_back(launcher.pid());
+  }
+  if (opt.system_wide) targets = {-1};
+  for (pid_t pid : opt.pids)
+    for (pid_t tid : proc_threads(pid)) targets.push_back(tid);
+
+  OpenSettings s;
+  s.counting = opt.counting;
+  s.system_wide = opt.system_wide;
+  s.enable_on_exec = command_mode && !opt.system_wide;
+  s.exclude_kernel = opt.user_only;
+  s.fallback = opt.fallback;
+  s.use_period = opt.period.has_value();
+  s.period = opt.period.value_or(0);
+  s.frequency = opt.frequency;
+  s.max_stack = depth + 4;  // room for the context markers
+  s.mmap_pages = opt.mmap_pages;
+  const int ncpu = online_cpu_count();
+  OpenedEvents opened;
+  {
+    std::string err;
+    if (!open_events(events, s, targets, ncpu, opened, err)) {
+      std::fprintf(stderr, "pmclog-record: %s; nothing was recorded\n", err.c_str());
+      launcher.abort();
+      return 1;
+    }
+  }
+
+  // The output: an existing default-named log is kept as .old rather than overwritten.
+  std::string out_path = opt.output;
+  if (out_path.empty()) {
+    out_path = kDefaultOutput;
+    struct stat st;
+    if (stat(out_path.c_str(), &st) == 0) {
+      std::string old = out_path + ".old";
+      if (std::rename(out_path.c_str(), old.c_str()) == 0 && !opt.quiet)
+        std::fprintf(stderr, "pmclog-record: kept the previous %s as %s\n", out_path.c_str(),
+                     old.c_str());
+    }
+  }
+  LogSink sink(abi, out_path);
+  {
+    std::string err;
+    if (!sink.open(err)) {
+      std::fprintf(stderr, "pmclog-record: %s\n", err.c_str());
+      launcher.abort();
+      return 1;
+    }
+  }
+
+  // pmc ids: process mode has one per event; system mode one per (event, CPU).
+  ConversionConfig cc;
+  cc.depth = depth;
+  cc.counting = opt.counting;
+  const uint32_t mode = opt.system_wide ? kModeSystemSampling
+                        : opt.counting  ? kModeProcessCounting
+                                        : kModeProcessSampling;
+  auto pmcid_of = [&](size_t ei, int cpu) {
+    const uint32_t klass = events[ei].spec.hardware ? kClassIap : kClassSoft;
+    return make_pmcid(abi.generation, opt.system_wide ? cpu : -1, mode, klass,
+                      static_cast<uint32_t>(ei));
+  };
+  for (const auto& [id, info] : opened.ids) cc.pmcid_of_id[id] = pmcid_of(info.event, info.cpu);
+  for (size_t ei = 0; ei < events.size(); ++ei) {
+    if (!opt.system_wide) {
+      cc.process_pmcids.push_back(pmcid_of(ei, -1));
+      cc.event_of_pmcid[pmcid_of(ei, -1)] = ei;
+    }
+  }
+  Converter conv(sink, cc);
+  Merger merger(conv);
+
+  const uint64_t t0 = monotonic_ns();
+  {
+    RecordValue init;
+    init.kind = Kind::initialize;
+    init[Field::version] = pmc_version(abi.generation);
+    init[Field::arch] = kCputypeGeneric;
+    init[Field::tsc_freq] = 1000000000;  // modern "TSC" values are CLOCK_MONOTONIC ns
+    const int64_t rt = static_cast<int64_t>(t0) + sink.realtime_offset();
+    init[Field::init_ts_sec] = static_cast<uint64_t>(rt / 1000000000);
+    init[Field::init_ts_nsec] = static_cast<uint64_t>(rt % 1000000000);
+    init.text = cpuid_string();
+    sink.emit(init, t0);
+  }
+  uint32_t flags = opt.counting ? (kFlagLogProccsw | kFlagLogProcexit) : kFlagCallchain;
+  if (!opt.system_wide) flags |= kFlagDescendants;
+  for (size_t ei = 0; ei < events.size(); ++ei) {
+    std::vector<int> cpus = {-1};
+    if (opt.system_wide) {
+      cpus.clear();
+      for (int c = 0; c < ncpu; ++c) cpus.push_back(c);
+    }
+    for (int cpu : cpus) {
+      RecordValue r;
+      r.kind = Kind::pmcallocatedyn;
+      r[Field::pmcid] = pmcid_of(ei, cpu);
+      // Soft events are numbered after the dynamic range in FreeBSD; hardware events keep
+      // perf's config so the code is recoverable.
+      r[Field::event] = events[ei].spec.hardware ? (events[ei].spec.config & 0xFFFFFFFF)
+                                                 : 0x20000 + events[ei].spec.config;
+      r[Field::flags] = flags;
+      r[Field::rate] = opt.counting ? 0 : (opt.period ? *opt.period : opt.frequency);
+      r.text = events[ei].spec.name;  // what was actually counted
+      sink.emit(r, t0);
+    }
+  }
+  if (!s.exclude_kernel) {
+    if (uint64_t k = kernel_text_start()) {
+      RecordValue r;
+      r.kind = Kind::map_in;
+      r[Field::pid] = 0xFFFFFFFFu;  // -1: the kernel
+      r[Field::start] = k;
+      r.text = "[kernel.kallsyms]";
+      sink.emit(r, t0);
+    }
+  }
+  if (command_mode && !opt.system_wide) {
+    conv.add_child(launcher.pid());
+    if (opt.counting) conv.set_deferred_pid(static_cast<uint32_t>(launcher.pid()));
+    const std::string self = proc_exe(getpid());  // the child is still our fork
+    for (uint32_t pmcid : cc.process_pmcids) {
+      RecordValue r;
+      r.kind = Kind::pmcattach;
+      r[Field::pmcid] = pmcid;
+      r[Field::pid] = static_cast<uint64_t>(launcher.pid());
+      r.text = self;
+      sink.emit(r, t0);
+    }
+  }
+  for (pid_t pid : opt.pids) {
+    for (uint32_t pmcid : cc.process_pmcids) {
+      RecordValue r;
+      r.kind = Kind::pmcattach;
+      r[Field::pmcid] = pmcid;
+      r[Field::pid] = static_cast<uint64_t>(pid);
+      r.text = proc_exe(pid);
+      sink.emit(r, t0);
+    }
+    conv.add_existing_process(pid, t0, true);
+  }
+  if (opt.system_wide)
+    for (pid_t pid : all_pids()) conv.add_existing_process(pid, t0, true);
+
+  // Go.
+  int exit_code = 0;
+  pid_t child = command_mode ? launcher.pid() : -1;
+  if (command_mode) {
+    if (opt.system_wide) set_enabled(opened, true);
+    std::string err;
+    if (!launcher.go(err)) {
+      std::fprintf(stderr, "pmclog-record: %s: %s; nothing was recorded\n", err.c_str(),
+                   cmd_path.c_str());
+      int st;
+      waitpid(child, &st, 0);
+      return 126;
+    }
+  } else {
+    set_enabled(opened, true);
+  }
+  const uint64_t deadline =
+      opt.duration > 0 ? t0 + static_cast<uint64_t>(opt.duration * 1e9) : UINT64_MAX;
+
+  std::vector<pollfd> pfds;
+  for (const auto& rb : opened.rings) pfds.push_back(pollfd{rb.fd(), POLLIN, 0});
+  auto drain = [&] {
+    const uint64_t before = monotonic_ns();
+    for (auto& rb : opened.rings)
+      rb.drain([&](std::span<const uint8_t> rec) {
+        PerfEvent e;
+        if (parse_perf_record(rec, opened.format, e)) merger.add(std::move(e));
+      });
+    // A small margin for records stamped just before being committed.
+    merger.flush_before(before > 2000000 ? before - 2000000 : 0);
+  };
+
+  int handled_signals = 0;
+  bool duration_hit = false;
+  uint64_t kill_at = UINT64_MAX;
+  bool child_done = !command_mode;
+  int child_status = 0;
+  for (;;) {
+    poll(pfds.data(), pfds.size(), 50);
+    drain();
+    if (command_mode && !child_done) {
+      int st;
+      pid_t w = waitpid(child, &st, WNOHANG);
+      if (w == child) {
+        child_done = true;
+        child_status = st;
+        break;
+      }
+    }
+    const uint64_t now = monotonic_ns();
+    if (stop_signal_count() > handled_signals) {
+      handled_signals = stop_signal_count();
+      if (!command_mode) break;
+      // The command gets the signal as it would from the terminal; a second one kills it.
+      if (handled_signals == 1) {
+        if (!stop_signal_from_terminal()) kill(child, pending_stop_signal());
+        kill_at = now + 3000000000ull;
+      } else {
+        kill(child, SIGKILL);
+      }
+    }
+    if (now >= deadline && !duration_hit) {
+      duration_hit = true;
+      if (!command_mode) break;
+      kill(child, SIGTERM);
+      kill_at = now + 3000000000ull;
+    }
+    if (now >= kill_at) {
+      kill(child, SIGKILL);
+      kill_at = UINT64_MAX;
+    }
+    if (!opt.pids.empty()) {
+      bool any = false;
+      for (pid_t p : opt.pids) any = any || process_exists(p);
+      if (!any) break;
+    }
+  }
+
+  // Stop counting, take what is left, then the final values and CLOSELOG.
+  set_enabled(opened, false);
+  drain();
+  merger.flush_all();
+  const uint64_t t_end = monotonic_ns();
+  if (opt.counting) {
+    std::vector<PerfEvent> finals;
+    for (int fd : opened.leaders) {
+      PerfEvent e;
+      if (read_group(fd, e)) finals.push_back(std::move(e));
+    }
+    conv.finish_deferred(finals, t_end);
+  }
+  {
+    RecordValue r;
+    r.kind = Kind::closelog;
+    sink.emit(r, t_end);
+  }
+  std::string err;
+  if (!sink.commit(err)) {
+    std::fprintf(stderr, "pmclog-record: %s; no log was written\n", err.c_str());
+    return 1;
+  }
+  if (command_mode) exit_code = status_to_exit(child_status);
+
+  const auto& st = conv.stats();
+  if (!opt.quiet) {
+    std::string evnames;
+    for (const auto& e : events) {
+      if (!evnames.empty()) evnames += ',';
+      evnames += e.spec.name;
+    }
+    std::fprintf(stderr,
+                 "pmclog-record: wrote %s (%s): %llu records, %llu bytes, %llu samples of %s",
+                 out_path.c_str(), std::string(pmclog::describe(abi)).c_str(),
+                 static_cast<unsigned long long>(sink.records()),
+                 static_cast<unsigned long long>(sink.bytes()),
+                 static_cast<unsigned long long>(st.samples), evnames.c_str());
+    if (opt.counting)
+      std::fprintf(stderr, ", %llu context-switch records",
+                   static_cast<unsigned long long>(st.switches));
+    std::fprintf(stderr, ", %llu lost\n", static_cast<unsigned long long>(st.lost));
+    if (opt.counting && command_mode) {
+      auto it = conv.totals().find(static_cast<uint32_t>(child));
+      if (it != conv.totals().end())
+        for (size_t i = 0; i < events.size() && i < it->second.size(); ++i)
+          std::fprintf(stderr, "pmclog-record: %s of the command: %.0f\n",
+                       events[i].spec.name.c_str(), it->second[i]);
+    }
+  }
+  if (st.lost)
+    std::fprintf(stderr, "pmclog-record: %llu samples lost in %llu ring-buffer overflows "
+                 "(DROPNOTIFY records); use a larger --mmap-pages or a lower -F\n",
+                 static_cast<unsigned long long>(st.lost),
+                 static_cast<unsigned long long>(st.lost_records));
+  if (st.throttled)
+    std::fprintf(stderr, "pmclog-record: the kernel throttled sampling %llu times "
+                 "(kernel.perf_event_max_sample_rate); use a lower -F\n",
+                 static_cast<unsigned long long>(st.throttled));
+  if (sink.encode_failures())
+    std::fprintf(stderr, "pmclog-record: %llu records could not be encoded and were left out\n",
+                 static_cast<unsigned long long>(sink.encode_failures()));
+  return exit_code;
+}
+
+}  // namespace record

@@ -1,0 +1,14 @@
+// One recording: opens the events, starts or attaches to the target, drains the per-CPU
+// ring buffers, merges them by time, converts, and writes the log.
+#pragma once
+
+#include "options.h"
+
+namespace record {
+
+// Returns the process exit status: the command's status, or 0/1/2 for -p/-a and errors.
+int run_record(const Options& opt);
+// --list-events: prints the table with each event opened to test support.
+int list_events();
+
+}  // namespace record

@@ -286,10 +286,23 @@ void Converter::finish_deferred(const std::vector<PerfEvent>& final_reads, uint6
   emit_procexit(deferred_pid_, t);
 }
 
-void Converter::add_child(pid_t pid) {
-  Proc& p = procs_[static_cast<uint32_t>(pid)];
-  p.threads.insert(static_cast<uint32_t>(pid));
-  comm_[static_cast<uint32_t>(pid)] = proc_comm(pid);
+void Converter::add_child(pid_t pid, uint64_t now) {
+  const auto upid = static_cast<uint32_t>(pid);
+  Proc& p = procs_[upid];
+  p.threads.insert(upid);
+  // Still our fork, so still our name until its exec (COMM) renames it.
+  const std::string comm = proc_comm(pid);
+  comm_[upid] = comm;
+  if (!modern()) return;
+  auto pc = rv(Kind::proc_create);
+  pc[Field::pid] = upid;
+  pc.text = comm.substr(0, 19);
+  sink_.emit(pc, now);
+  auto tc = rv(Kind::thr_create);
+  tc[Field::tid] = upid;
+  tc[Field::pid] = upid;
+  tc.text = comm.substr(0, 19);
+  sink_.emit(tc, now);
 }
 
 void Converter::add_existing_process(pid_t pid, uint64_t now, bool announce_threads) {

@@ -46,7 +46,7 @@ class Converter {
   // A process that exists already (-p, -a): its threads and executable mappings from /proc.
   void add_existing_process(pid_t pid, uint64_t now, bool announce_threads);
   // The command's child, before it execs: known so its fork/exec/exit are tracked.
-  void add_child(pid_t pid);
+  void add_child(pid_t pid, uint64_t now);
   // Counting mode: the command's own PROCEXIT waits for finish_deferred(), because its last
   // slice is only known from its events' final values.
   void set_deferred_pid(uint32_t pid) { deferred_pid_ = pid; }

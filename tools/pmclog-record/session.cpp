@@ -318,7 +318,7 @@ int run_record(const Options& opt) {
     }
   }
   if (command_mode && !opt.system_wide) {
-    conv.add_child(launcher.pid());
+    conv.add_child(launcher.pid(), t0);
     if (opt.counting) conv.set_deferred_pid(static_cast<uint32_t>(launcher.pid()));
     const std::string self = proc_exe(getpid());  // the child is still our fork
     for (uint32_t pmcid : cc.process_pmcids) {

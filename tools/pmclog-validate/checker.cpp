@@ -96,9 +96,14 @@ void Checker::record(const Record& r, uint64_t index) {
              "DROPNOTIFY record: the kernel says it dropped records here");
       break;
     case Kind::mappingchange:
-      report(Rule::type_never_written, r.offset, index,
-             fmt::format("MAPPINGCHANGE (type {}) is defined but no kernel writes it",
-                         r.header.type));
+      if (abi_.generation == Generation::L1) {
+        report(Rule::mappingchange_l1, r.offset, index,
+               "MAPPINGCHANGE record: no L1 kernel read for this project writes it");
+      } else {
+        report(Rule::type_never_written, r.offset, index,
+               fmt::format("MAPPINGCHANGE (type {}) is not written by {} kernels", r.header.type,
+                           generation_name(abi_.generation)));
+      }
       break;
     case Kind::pcsample:
       if (abi_.generation != Generation::L1) {

@@ -43,8 +43,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "a record type the log's generation does not define",
      "a kernel writes only the types of its own enum (§1.1)"},
     {Rule::type_never_written, "type-never-written", S::error, C::types, D::on,
-     "a type the generation defines but no kernel writes (MAPPINGCHANGE; PCSAMPLE after L1)",
-     "the writer functions exist but have no caller in those kernels (§1.1, §4)"},
+     "a type the generation defines but its kernels never write (PCSAMPLE, MAPPINGCHANGE in "
+     "L2/L3)",
+     "the writer functions have no caller in L2/L3 kernels, and libpmc rejects MAPPINGCHANGE "
+     "there (§1.1, §4)"},
+    {Rule::mappingchange_l1, "mappingchange-l1", S::warning, C::types, D::on,
+     "a MAPPINGCHANGE record in an L1 log",
+     "the 7-CURRENT kernel never calls its writer, but 6.x kernels are unverified (§4)"},
     {Rule::dropnotify, "dropnotify", S::warning, C::types, D::on,
      "a DROPNOTIFY record",
      "no caller in the kernels read, but FreeBSD main is UNVERIFIED (§2), so only a warning"},

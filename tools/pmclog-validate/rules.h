@@ -29,6 +29,7 @@ enum class Rule : uint8_t {
   // types (§1.1)
   unknown_type,
   type_never_written,
+  mappingchange_l1,
   dropnotify,
   foreign_generation,
   // contents (§2, §4-§7)

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
 #include <cstring>
 #include <string_view>
 
@@ -251,7 +253,12 @@ FileResult validate_reader(std::string name, LogReader& reader, const Config& cf
 }
 
 FileResult validate_file(const std::string& name, const AbiHint& hint, const Config& cfg) {
-  auto opened = open_log(name, hint);
+  // Workaround: open_log("-") maps a regular-file stdin (`< file`) by the name "-", which
+  // fails; /dev/stdin names the same open file.
+  std::string path = name;
+  struct stat st {};
+  if (name == "-" && ::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) path = "/dev/stdin";
+  auto opened = open_log(path, hint);
   if (!opened.ok()) {
     const Error& e = opened.error();
     FileResult res;

@@ -1,0 +1,298 @@
+// The tool as CI runs it: a subprocess with options, checked for exit status, line syntax and
+// the JSON / GitHub / JUnit output formats.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "log_builder.h"
+#include "rules.h"
+
+namespace validate_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string l; std::getline(ss, l);) out.push_back(l);
+  return out;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("pmclog-validate-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::vector<uint8_t>& bytes) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<long>(bytes.size()));
+    return p;
+  }
+  fs::path valid() {
+    LogBuilder b(l3());
+    build_valid(b);
+    return write("valid.pmclog", b.bytes());
+  }
+  fs::path with_warning() {  // a DROPNOTIFY: warning only
+    LogBuilder b(m9());
+    build_valid(b, false);
+    b.simple(Kind::dropnotify);
+    b.simple(Kind::closelog);
+    return write("warning.pmclog", b.bytes());
+  }
+  fs::path with_errors() {  // bad magic + unknown type + a truncated tail
+    LogBuilder b(l3());
+    const auto x = build_valid(b);
+    b.set_magic(x.userdata, 0x11);
+    b.set_type(x.sysexit, 60);
+    b.truncate(4);
+    return write("errors.pmclog", b.bytes());
+  }
+
+  // Runs the tool through the shell with `args` (already quoted as needed).
+  Outcome run(const std::string& args, const std::string& stdin_from = "") {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    std::string cmd = std::string("'") + PMCLOG_VALIDATE_EXE + "' " + args + " >'" +
+                      out.string() + "' 2>'" + err.string() + "'";
+    if (!stdin_from.empty()) cmd += " <'" + stdin_from + "'";
+    const int rc = std::system(cmd.c_str());
+    Outcome r;
+    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+  static std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+  fs::path dir_;
+};
+
+const std::regex kLine(R"(^(.+):0x([0-9a-f]+) \(([0-9]+)\): (error|warning): (.+) \[([a-z0-9-]+)\]$)");
+
+TEST_F(Cli, HelpAndVersion) {
+  const Outcome h = run("--help");
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("Usage: pmclog-validate"), std::string::npos);
+  for (const char* opt : {"--format", "--disable", "--enable", "--pedantic", "--strict",
+                          "--max-cpu", "--max-errors", "--quiet", "--list-rules",
+                          "--generation", "--address-width", "--byte-order"}) {
+    EXPECT_NE(h.out.find(opt), std::string::npos) << opt;
+  }
+  const Outcome v = run("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("pmclog-validate ", 0), 0u);
+}
+
+TEST_F(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run("").status, 2);
+  EXPECT_EQ(run("--no-such-option x").status, 2);
+  EXPECT_EQ(run("--format=xml " + q(valid())).status, 2);
+  EXPECT_EQ(run("--disable no-such-rule " + q(valid())).status, 2);
+  EXPECT_EQ(run("--generation L9 " + q(valid())).status, 2);
+  EXPECT_EQ(run("--enable cpu-out-of-range " + q(valid())).status, 2);  // needs --max-cpu
+  const Outcome missing = run(q(dir_ / "missing.pmclog"));
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("missing.pmclog"), std::string::npos);
+}
+
+TEST_F(Cli, ExitStatuses) {
+  const Outcome ok = run(q(valid()));
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_EQ(lines(ok.out).size(), 1u);
+  EXPECT_NE(ok.out.find("0 errors, 0 warnings"), std::string::npos) << ok.out;
+
+  EXPECT_EQ(run(q(with_warning())).status, 0);
+  EXPECT_EQ(run("--strict " + q(with_warning())).status, 1);
+  EXPECT_EQ(run(q(with_errors())).status, 1);
+  EXPECT_EQ(run("--disable dropnotify --strict " + q(with_warning())).status, 0);
+  // An unreadable file wins: 2 even when another file has errors.
+  EXPECT_EQ(run(q(with_errors()) + " " + q(dir_ / "nope")).status, 2);
+  // Not a log at all: a finding (1), not an I/O error.
+  const Outcome junk = run(q(write("junk.txt", std::vector<uint8_t>(100, 'j'))));
+  EXPECT_EQ(junk.status, 1);
+  EXPECT_NE(junk.out.find("[not-a-log]"), std::string::npos) << junk.out;
+}
+
+TEST_F(Cli, TextLinesAreSortedWithHexAndDecimalOffsets) {
+  const Outcome r = run(q(with_errors()));
+  const auto ls = lines(r.out);
+  ASSERT_EQ(ls.size(), 4u) << r.out;  // three diagnostics and the summary
+  uint64_t prev = 0;
+  for (size_t i = 0; i + 1 < ls.size(); ++i) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(ls[i], m, kLine)) << ls[i];
+    EXPECT_EQ(std::stoull(m[2], nullptr, 16), std::stoull(m[3])) << ls[i];
+    EXPECT_GE(std::stoull(m[3]), prev);
+    prev = std::stoull(m[3]);
+    EXPECT_EQ(m[4], "error");
+  }
+  EXPECT_NE(ls[0].find("[bad-magic]"), std::string::npos);
+  EXPECT_NE(ls[1].find("[unknown-type]"), std::string::npos);
+  EXPECT_NE(ls[2].find("[truncated]"), std::string::npos);
+  EXPECT_NE(ls[3].find("3 errors"), std::string::npos) << ls[3];
+}
+
+TEST_F(Cli, QuietPrintsNothing) {
+  const Outcome r = run("--quiet " + q(with_errors()));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Cli, MaxErrorsLimitsTheLines) {
+  const Outcome r = run("--max-errors 1 " + q(with_errors()));
+  EXPECT_EQ(r.status, 1);
+  const auto ls = lines(r.out);
+  ASSERT_EQ(ls.size(), 2u) << r.out;
+  EXPECT_NE(ls[0].find("[bad-magic]"), std::string::npos);
+  EXPECT_NE(ls[1].find("2 not shown"), std::string::npos) << ls[1];
+}
+
+TEST_F(Cli, StandardInputAndGzip) {
+  const fs::path f = with_errors();
+  const Outcome file = run(q(f));
+  const Outcome pipe = run("-", f.string());
+  EXPECT_EQ(pipe.status, 1);
+  // Same diagnostics, named "-".
+  EXPECT_EQ(lines(pipe.out).size(), lines(file.out).size()) << pipe.out;
+  EXPECT_NE(pipe.out.find("-:0x"), std::string::npos);
+  if (std::system("command -v gzip >/dev/null 2>&1") == 0) {
+    ASSERT_EQ(std::system(("gzip -k " + q(f)).c_str()), 0);
+    const Outcome gz = run(q(f.string() + ".gz"));
+    EXPECT_EQ(gz.status, 1);
+    EXPECT_EQ(lines(gz.out).size(), lines(file.out).size()) << gz.out;
+  }
+}
+
+TEST_F(Cli, JsonReportParsesAndCarriesEveryField) {
+  // A file name with a quote and a control character must still give valid JSON.
+  LogBuilder b(l3());
+  const auto x = build_valid(b);
+  b.set_magic(x.userdata, 0x22);
+  const fs::path odd = write("od\"d\x01name.pmclog", b.bytes());
+  const Outcome r = run("--format=json " + q(odd) + " " + q(valid()));
+  EXPECT_EQ(r.status, 1);
+  const auto j = nlohmann::json::parse(r.out);  // throws (fails the test) when invalid
+  ASSERT_EQ(j["files"].size(), 2u);
+  const auto& f = j["files"][0];
+  EXPECT_EQ(f["errors"], 1);
+  EXPECT_EQ(f["valid"], false);
+  EXPECT_EQ(f["abi"]["generation"], "L3");
+  ASSERT_EQ(f["diagnostics"].size(), 1u);
+  const auto& d = f["diagnostics"][0];
+  EXPECT_EQ(d["rule"], "bad-magic");
+  EXPECT_EQ(d["severity"], "error");
+  EXPECT_EQ(d["offset"], b.offset(x.userdata));
+  EXPECT_EQ(d["record"], x.userdata);
+  EXPECT_TRUE(d["message"].is_string());
+  EXPECT_EQ(j["files"][1]["valid"], true);
+  EXPECT_EQ(j["summary"]["errors"], 1);
+  EXPECT_EQ(j["summary"]["files"], 2);
+  EXPECT_EQ(j["summary"]["exit_status"], 1);
+  EXPECT_GT(j["summary"]["records"].get<int>(), 20);
+}
+
+TEST_F(Cli, GithubAnnotations) {
+  const Outcome r = run("--format=github " + q(with_errors()) + " " + q(with_warning()));
+  EXPECT_EQ(r.status, 1);
+  const auto ls = lines(r.out);
+  ASSERT_EQ(ls.size(), 5u) << r.out;  // 3 errors, 1 warning, summary
+  const std::regex annotation(
+      R"(^::(error|warning) file=[^,:]+,title=pmclog-validate [a-z0-9-]+::[^\r\n]+$)");
+  for (size_t i = 0; i + 1 < ls.size(); ++i) {
+    EXPECT_TRUE(std::regex_match(ls[i], annotation)) << ls[i];
+  }
+  EXPECT_EQ(ls[3].rfind("::warning ", 0), 0u) << ls[3];
+  EXPECT_EQ(ls[4].rfind("checked 2 files", 0), 0u) << ls[4];
+}
+
+TEST_F(Cli, JunitFileIsWellFormedAndWrittenAtomically) {
+  const fs::path xml = dir_ / "report.xml";
+  const Outcome r = run("--format=junit -o " + q(xml) + " " + q(with_errors()) + " " +
+                    q(with_warning()) + " " + q(valid()));
+  EXPECT_EQ(r.status, 1);
+  ASSERT_TRUE(fs::exists(xml));
+  const std::string text = slurp(xml);
+  EXPECT_NE(text.find("<testsuites"), std::string::npos);
+  EXPECT_NE(text.find("tests=\"3\" failures=\"1\""), std::string::npos) << text;
+  EXPECT_NE(text.find("<failure"), std::string::npos);
+  EXPECT_NE(text.find("[bad-magic]"), std::string::npos);
+  // Well formed: a real XML parser accepts it.
+  const std::string check = "python3 -c 'import sys, xml.dom.minidom; "
+                            "xml.dom.minidom.parse(sys.argv[1])' " + q(xml);
+  EXPECT_EQ(std::system(check.c_str()), 0) << text;
+  // No temporary file left beside it.
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+  }
+  // --strict turns the warning-only file into a failure too.
+  EXPECT_EQ(run("--strict --format=junit -o " + q(xml) + " " + q(with_warning())).status, 1);
+  EXPECT_NE(slurp(xml).find("failures=\"1\""), std::string::npos);
+  // An unwritable output is an I/O error and leaves nothing behind.
+  EXPECT_EQ(run("--format=junit -o " + q(dir_ / "no-dir" / "r.xml") + " " + q(valid())).status, 2);
+}
+
+TEST_F(Cli, ListRules) {
+  const Outcome r = run("--list-rules");
+  EXPECT_EQ(r.status, 0);
+  for (const auto& rule : pmclog::validate::rules()) {
+    EXPECT_NE(r.out.find(std::string(rule.id)), std::string::npos) << rule.id;
+  }
+  EXPECT_NE(r.out.find("why error:"), std::string::npos);
+  EXPECT_NE(r.out.find("why warning:"), std::string::npos);
+  const Outcome j = run("--list-rules --format=json");
+  const auto arr = nlohmann::json::parse(j.out);
+  ASSERT_EQ(arr.size(), pmclog::validate::kRuleCount);
+  for (const auto& e : arr) {
+    EXPECT_TRUE(e["severity"] == "error" || e["severity"] == "warning");
+    EXPECT_FALSE(e["why"].get<std::string>().empty());
+  }
+}
+
+TEST_F(Cli, RuleSwitchesAndCpuLimit) {
+  const std::string seed = std::string(PMCLOG_FIXTURES_DIR) + "/golden/seed-lp64-le.pmclog";
+  EXPECT_EQ(run(q(seed)).status, 1);  // pmcid-never-allocated (see fixtures_test.cpp)
+  EXPECT_EQ(run("--disable pmcid-never-allocated " + q(seed)).status, 0);
+  EXPECT_EQ(run("--disable structure " + q(seed)).status, 0);
+  const Outcome cpu = run("--disable structure --max-cpu 63 " + q(seed));
+  EXPECT_EQ(cpu.status, 1);  // its callchains name cpus 127 and 254
+  EXPECT_NE(cpu.out.find("[cpu-out-of-range]"), std::string::npos) << cpu.out;
+  const Outcome ped = run("--pedantic --disable structure,dropnotify " + q(seed));
+  EXPECT_EQ(ped.status, 0) << ped.out;
+}
+
+TEST_F(Cli, AbiOverrideNeverCrashes) {
+  for (const char* o : {"--byte-order big", "--generation M9", "--generation L1",
+                        "--address-width 4", "--generation M --address-width 4"}) {
+    const Outcome r = run(std::string(o) + " " + q(valid()));
+    EXPECT_TRUE(r.status == 1) << o << "\n" << r.out << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace validate_test

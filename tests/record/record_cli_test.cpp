@@ -3,9 +3,11 @@
 // pmclog-validate when it is built. Sampling is statistical, so thresholds are generous.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -342,4 +344,85 @@ TEST(RecordCli, HelpAndVersion) {
   auto v = run({kRecord, "--version"});
   EXPECT_EQ(v.status, 0);
   EXPECT_NE(v.out.find("pmclog-record"), std::string::npos);
+}
+
+TEST(RecordCli, LostSamplesBecomeDropnotify) {
+  // A one-page ring buffer at 20 kHz overflows between two drains on any machine; still,
+  // sampling is statistical, so allow a few attempts.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    TempDir dir;
+    const std::string out = dir.file("lost.pmclog");
+    auto r = run({kRecord, "--mmap-pages", "1", "-c", "50000", "-o", out, "--", kCpuHot, "1.0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    Log log = read_log(out);
+    expect_frame(log, "cpu-clock");
+    if (log.count(Kind::dropnotify) == 0) continue;
+    EXPECT_NE(r.err.find("samples lost"), std::string::npos) << "count printed: " << r.err;
+    expect_valid(out);  // DROPNOTIFY is a warning, not an error
+    return;
+  }
+  ADD_FAILURE() << "no DROPNOTIFY after 3 overflowing runs";
+}
+
+TEST(RecordCli, SystemWideHasOnePmcPerCpu) {
+  if (geteuid() != 0) GTEST_SKIP() << "-a needs root here";
+  TempDir dir;
+  const std::string out = dir.file("all.pmclog");
+  auto r = run({kRecord, "-a", "--duration", "0.5", "-o", out});
+  ASSERT_EQ(r.status, 0) << r.err;
+  Log log = read_log(out);
+  expect_frame(log, "cpu-clock");
+  expect_valid(out);
+  const long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+  std::set<uint64_t> ids;
+  for (auto* a : log.of(Kind::pmcallocatedyn)) {
+    ids.insert((*a)[Field::pmcid]);
+    auto parts = pmclog::split_pmcid(static_cast<uint32_t>((*a)[Field::pmcid]), log.abi.generation);
+    EXPECT_EQ(parts.mode, 0u) << "system-mode sampling (SS)";
+    EXPECT_FALSE(parts.any_cpu);
+  }
+  EXPECT_EQ(ids.size(), static_cast<size_t>(ncpu));
+  // Existing processes are announced from /proc, this test process among them.
+  bool self = false;
+  for (auto* m : log.of(Kind::map_in)) self = self || (*m)[Field::pid] == static_cast<uint64_t>(getpid());
+  EXPECT_TRUE(self);
+  EXPECT_GE(log.count(Kind::callchain), 1u);
+}
+
+TEST(RecordCli, UnprivilegedSystemWideNamesParanoidSetting) {
+  int paranoid = 2;
+  if (FILE* f = std::fopen("/proc/sys/kernel/perf_event_paranoid", "r")) {
+    if (std::fscanf(f, "%d", &paranoid) != 1) paranoid = 2;
+    std::fclose(f);
+  }
+  if (geteuid() != 0 || paranoid <= 0) GTEST_SKIP() << "needs root (to drop to nobody) and paranoid > 0";
+  auto r = run({kRecord, "-a", "--duration", "0.2", "-o", "/tmp/never-written.pmclog"}, {}, 65534);
+  if (r.status == 125 || r.status == 126) GTEST_SKIP() << "cannot run the tool as nobody";
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("kernel.perf_event_paranoid is " + std::to_string(paranoid)),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("CAP_PERFMON"), std::string::npos) << r.err;
+  EXPECT_FALSE(file_exists("/tmp/never-written.pmclog"));
+}
+
+TEST(RecordCli, StrictParanoidGivesUserOnlyCallchains) {
+  int paranoid = 2;
+  if (FILE* f = std::fopen("/proc/sys/kernel/perf_event_paranoid", "r")) {
+    if (std::fscanf(f, "%d", &paranoid) != 1) paranoid = 2;
+    std::fclose(f);
+  }
+  if (geteuid() != 0 || paranoid < 2) GTEST_SKIP() << "needs root (to drop to nobody) and paranoid >= 2";
+  TempDir dir;
+  chmod(dir.path.c_str(), 0777);
+  const std::string out = dir.file("user.pmclog");
+  auto r = run({kRecord, "-o", out, "--", kCpuHot, "0.5"}, {}, 65534);
+  if (r.status >= 125) GTEST_SKIP() << "nobody cannot run the build tree's programs: " << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("kernel.perf_event_paranoid is " + std::to_string(paranoid)),
+            std::string::npos) << "said once: " << r.err;
+  EXPECT_NE(r.err.find("user-space callchains only"), std::string::npos) << r.err;
+  Log log = read_log(out);
+  expect_frame(log, "cpu-clock");
+  ASSERT_GE(log.count(Kind::callchain), 20u);
+  for (auto* c : log.of(Kind::callchain)) EXPECT_EQ((*c)[Field::cpuflags] & 1u, 1u);
 }

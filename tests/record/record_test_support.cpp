@@ -23,7 +23,8 @@ std::string slurp(const std::string& p) {
 }
 }  // namespace
 
-RunResult run(const std::vector<std::string>& argv, const std::function<void(pid_t)>& during) {
+RunResult run(const std::vector<std::string>& argv, const std::function<void(pid_t)>& during,
+              int uid) {
   TempDir io;
   const std::string out = io.file("out"), err = io.file("err");
   RunResult r;
@@ -35,6 +36,8 @@ RunResult run(const std::vector<std::string>& argv, const std::function<void(pid
     dup2(n, 0);
     dup2(o, 1);
     dup2(e, 2);
+    if (uid >= 0 && (setgid(static_cast<gid_t>(uid)) != 0 || setuid(static_cast<uid_t>(uid)) != 0))
+      _exit(125);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);

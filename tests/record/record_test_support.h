@@ -18,9 +18,10 @@ struct RunResult {
   std::string out, err;
 };
 
-// Runs argv[0] with argv; `during` is called with the child's pid while it runs.
+// Runs argv[0] with argv; `during` is called with the child's pid while it runs. With
+// `uid` >= 0 (root only) the program runs as that user.
 RunResult run(const std::vector<std::string>& argv,
-              const std::function<void(pid_t)>& during = {});
+              const std::function<void(pid_t)>& during = {}, int uid = -1);
 
 struct Log {
   bool ok = false;

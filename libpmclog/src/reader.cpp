@@ -64,6 +64,16 @@ struct LogReader::Impl {
     off += n;
   }
 
+  // A header word that could start a record: magic, a known type, a sane length. Only the
+  // word is looked at, so it works whether or not the whole record is buffered.
+  bool header_ok(const uint8_t* p, size_t av) const {
+    if (av < 4) return false;
+    const uint32_t w = detail::load32(abi.byte_order, p);
+    const uint16_t len = w & 0xFFFF;
+    return (w >> 24) == kHeaderMagic && len >= abi.header_size() && (len & 3u) == 0 &&
+           ctx->plans[(w >> 16) & 0xFF].layout != nullptr;
+  }
+
   // Sound framing: the length can be trusted to find the next record.
   bool framing_ok(const uint8_t* p, size_t av) const {
     if (av < 4) return false;
@@ -163,20 +173,15 @@ SkippedRange LogReader::resync() {
       break;
     }
     const uint8_t* p = s.data + s.beg;
-    const uint32_t w = detail::load32(s.abi.byte_order, p);
-    const uint16_t len = w & 0xFFFF;
-    if ((w >> 24) == kHeaderMagic && len >= s.abi.header_size() && (len & 3u) == 0 &&
-        s.ctx->plans[(w >> 16) & 0xFF].layout != nullptr) {
-      // A candidate: it must decode, and be followed by the end or by sound framing, so that
-      // a stray 0xEE inside an address does not end the resync early.
+    if (s.header_ok(p, s.avail())) {
+      const uint16_t len = peek_length(s.abi, p, s.avail());
+      // A candidate: it must decode, and be followed by the end or by another plausible
+      // header, so that a stray 0xEE inside an address does not end the resync early.
       s.ensure(size_t{len} + 4);
       p = s.data + s.beg;
       if (s.decode(*s.ctx, p, s.avail(), s.off, r, e) == Step::record) {
         const size_t rest = s.avail() - len;
-        if (rest == 0 || s.framing_ok(p + len, rest) ||
-            (rest < 4 && s.eof)) {
-          break;
-        }
+        if ((rest == 0 && s.eof) || s.header_ok(p + len, rest)) break;
       }
     }
     s.consume(1);

@@ -65,7 +65,8 @@ bool append_field(std::string& out, const pmclog::Record& r, const pmclog::Field
                      (v32 & pmclog::kCallchainMultipart) ? " multipart" : "");
       break;
     case Field::flags:
-      if (r.kind == pmclog::Kind::pmcallocate || r.kind == pmclog::Kind::pmcallocatedyn) {
+      if (v32 != 0 &&
+          (r.kind == pmclog::Kind::pmcallocate || r.kind == pmclog::Kind::pmcallocatedyn)) {
         const auto names = pmclog::pmc_flags_names(v32, g);
         fmt::format_to(out_it(out), "0x{:x} ({})", v32, names.empty() ? "none" : names);
       } else {

@@ -1,6 +1,7 @@
 // pmclog-dump: prints hwpmc(4) logs of every generation as text, pmcstat-compatible text,
 // JSON Lines or annotated words, or summarizes them (issue 3).
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <cstring>
 #include <iostream>
@@ -27,7 +28,18 @@ const char* compression_name(pmclog::Compression c) {
   }
 }
 
-std::string display_name(const std::string& name) { return name == "-" ? "(stdin)" : name; }
+std::string display_name(const std::string& name) {
+  return name == "-" || name == "/dev/stdin" ? "(stdin)" : name;
+}
+
+// Workaround: the library's open_log("-") fails when standard input is a regular file
+// (`pmclog-dump < file`): it then tries to open a file named "-". Naming the descriptor
+// through /dev/stdin lets it map the file instead.
+std::string stdin_workaround(const std::string& name) {
+  struct stat st;
+  if (name == "-" && ::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return "/dev/stdin";
+  return name;
+}
 
 void show_abi(const pmclog::OpenLog& log, Output& out) {
   out.buf += display_name(log.name) + ": " + pmclog::describe(log.detection.abi);
@@ -51,11 +63,16 @@ class Driver {
   }
 
   int run_file(const std::string& name) {
-    auto opened = pmclog::open_log(name, o_.hint);
+    auto opened = pmclog::open_log(stdin_workaround(name), o_.hint);
     if (!opened) {
       const auto& e = opened.error();
       out_.flush();
-      std::cerr << "pmclog-dump: " << display_name(name) << ": " << e.message << "\n";
+      // the library's open errors already start with the name it was given
+      const std::string given = stdin_workaround(name);
+      std::cerr << "pmclog-dump: "
+                << (e.message.rfind(given + ": ", 0) == 0 ? display_name(name) + e.message.substr(given.size())
+                                                          : display_name(name) + ": " + e.message)
+                << "\n";
       return e.code == pmclog::Errc::io ? kExitUsageOrIo : kExitData;
     }
     pmclog::OpenLog& log = opened.value();

@@ -1,0 +1,82 @@
+// Untrusted strings (paths, event names, cpuid) with control characters, terminal escape
+// sequences, quotes, backslashes and invalid UTF-8: escaped in text output, valid JSON in
+// jsonl (checked with nlohmann::json), exact bytes kept in "<name>_hex".
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "build_log.h"
+#include "run_tool.h"
+
+using namespace dumptest;
+using pmclog::Field;
+using pmclog::Kind;
+
+namespace {
+
+// ESC [31m, BEL, newline, quotes, a backslash, two invalid bytes, then a valid "é".
+const std::string kHostile = "/tmp/\x1b[31mred\x07\n\"q\"\\b\xff\xfe\xc3\xa9.so";
+const std::string kHostileEscaped = "/tmp/\\e[31mred\\x07\\n\\\"q\\\"\\\\b\\xff\\xfe\xc3\xa9.so";
+
+std::string hostile_log(pmclog::Generation g) {
+  LogBuilder b(pmclog::Abi::make(g, 8, pmclog::ByteOrder::little));
+  { auto& v = b.add(Kind::initialize); v[Field::version] = g == pmclog::Generation::L3 ? 0x03010000 : 0x09030000;
+    v[Field::arch] = 0x91; if (g != pmclog::Generation::L3) v.text = "Genuine\x1b]0;title\x07"; }
+  { auto& v = b.add(Kind::map_in); v[Field::pid] = 7; v[Field::start] = 0x400000; v.text = kHostile; }
+  { auto& v = b.add(Kind::pmcallocatedyn); v[Field::pmcid] = 0xff000d01; v[Field::event] = 0x20001;
+    v.text = "EV\tNAME\x9b"; }
+  const std::string path = temp_dir() + "/hostile-" + std::string(pmclog::generation_name(g)) + ".pmclog";
+  write_file(path, b.finish());
+  return path;
+}
+
+void expect_no_raw_controls(const std::string& out) {
+  for (unsigned char c : out) {
+    if (c == '\n') continue;
+    EXPECT_FALSE(c < 0x20 || c == 0x7F) << "raw control byte " << int(c);
+  }
+}
+
+}  // namespace
+
+TEST(Strings, EscapedInTextAndPmcstat) {
+  const std::string log = hostile_log(pmclog::Generation::L3);
+  const ToolRun t = run_dump({log});
+  ASSERT_EQ(t.status, 0) << t.err;
+  expect_no_raw_controls(t.out);
+  EXPECT_NE(t.out.find("path=\"" + kHostileEscaped + "\""), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("evname=\"EV\\tNAME\\x9b\""), std::string::npos) << t.out;
+  EXPECT_EQ(lines(t.out).size(), 3u);
+
+  const ToolRun p = run_dump({"--format=pmcstat", log});
+  ASSERT_EQ(p.status, 0) << p.err;
+  expect_no_raw_controls(p.out);
+  EXPECT_NE(p.out.find("map-in    7 0x400000 \"" + kHostileEscaped + "\"\n"), std::string::npos) << p.out;
+}
+
+TEST(Strings, ValidJsonWithExactBytes) {
+  for (auto g : {pmclog::Generation::L3, pmclog::Generation::M9}) {
+    const ToolRun r = run_dump({"--format=jsonl", hostile_log(g)});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto ls = lines(r.out);
+    ASSERT_EQ(ls.size(), 3u);
+    std::vector<nlohmann::json> j;
+    for (const auto& l : ls) ASSERT_NO_THROW(j.push_back(nlohmann::json::parse(l))) << l;
+    const std::string path = j[1].at("path").get<std::string>();
+    EXPECT_EQ(path.substr(0, 15), "/tmp/\x1b[31mred\x07\n");  // control characters survive JSON escaping
+    EXPECT_NE(path.find("\xef\xbf\xbd"), std::string::npos);  // invalid bytes became U+FFFD
+    EXPECT_NE(path.find("\xc3\xa9.so"), std::string::npos);   // valid UTF-8 kept
+    std::string hex;
+    for (unsigned char c : kHostile) {
+      static const char* d = "0123456789abcdef";
+      hex += d[c >> 4];
+      hex += d[c & 15];
+    }
+    EXPECT_EQ(j[1].at("path_hex").get<std::string>(), hex);
+    EXPECT_EQ(j[2].at("evname_hex").get<std::string>(), "4556094e414d459b");
+    if (g == pmclog::Generation::M9) {
+      EXPECT_EQ(j[0].at("cpuid").get<std::string>(), "Genuine\x1b]0;title\x07");
+      EXPECT_FALSE(j[0].contains("cpuid_hex"));  // valid UTF-8: no hex form needed
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// ABI detection (detect.h, FORMAT.md §1.3): what the bytes settle, what they cannot, and
+// overrides for every part.
+#include <gtest/gtest.h>
+
+#include "format_rules.h"
+#include "hand_bytes.h"
+#include "listing.h"
+#include "pmclog/detect.h"
+
+using namespace codec_test;
+using pmclog::ByteOrder;
+using K = pmclog::Kind;
+
+namespace {
+
+std::vector<uint8_t> log_of(const Abi& abi, const std::vector<RecordValue>& recs) {
+  std::vector<uint8_t> out;
+  for (const auto& r : recs) {
+    auto len = pmclog::encode(r, abi, out);
+    EXPECT_TRUE(len.ok()) << len.error().message;
+  }
+  return out;
+}
+
+TEST(Detect, NoWidthEvidenceIsSaidToBeAssumed) {
+  // INITIALIZE, USERDATA, CLOSELOG: nothing in these depends on the address width.
+  const Abi abi = Abi::make(Generation::L3, 4, ByteOrder::little);
+  const auto b = log_of(abi, {make(K::initialize, true, {{Field::version, 0x03010000}, {Field::arch, 0x91}}),
+                              make(K::userdata, true, {{Field::userdata, 1}}), make(K::closelog, true, {})});
+  auto det = pmclog::detect_abi(b);
+  ASSERT_TRUE(det.ok()) << det.error().message;
+  EXPECT_TRUE(det->width_assumed);
+  pmclog::AbiHint hint;
+  hint.address_width = 4;
+  auto det2 = pmclog::detect_abi(b, hint);
+  ASSERT_TRUE(det2.ok());
+  EXPECT_EQ(det2->abi.address_width, 4);
+  EXPECT_FALSE(det2->width_assumed);
+}
+
+TEST(Detect, ModernI386InitializeLengthGivesTheWidth) {
+  // A 104-byte modern INITIALIZE exists only on i386 (§1.3, §5): 4-byte addresses, 4-byte time_t.
+  const Abi abi = Abi::make(Generation::M9, 4, ByteOrder::little);
+  const auto b = log_of(abi, {make(K::initialize, false, {{Field::version, 0x09030000}}, "GenuineIntel-6-55-4"),
+                              make(K::closelog, false, {})});
+  ASSERT_EQ(b.size(), 104u + 16u);
+  auto det = pmclog::detect_abi(b);
+  ASSERT_TRUE(det.ok()) << det.error().message;
+  EXPECT_EQ(det->abi.generation, Generation::M9);
+  EXPECT_EQ(det->abi.address_width, 4);
+  EXPECT_EQ(det->abi.time_width, 4);
+  EXPECT_FALSE(det->width_assumed);
+}
+
+TEST(Detect, ModernVersionChoosesM9OrM10) {
+  // PMC_VERSION major 0x09 -> one-address PROCEXEC (M9), 0x0A and later -> M10 (§1, §11).
+  for (uint32_t version : {0x09030000u, 0x0A000000u, 0x0A030000u}) {
+    const Generation want = version >> 24 >= 0x0A ? Generation::M10 : Generation::M9;
+    const Abi abi = Abi::make(want, 8, ByteOrder::big);
+    const auto b = log_of(abi, {make(K::initialize, false, {{Field::version, version}}, "POWER_004d"),
+                                make(K::map_out, false, {{Field::pid, 1}, {Field::start, 0x1000}, {Field::end, 0x2000}}),
+                                make(K::closelog, false, {})});
+    auto det = pmclog::detect_abi(b);
+    ASSERT_TRUE(det.ok()) << det.error().message;
+    EXPECT_EQ(det->abi.generation, want) << std::hex << version;
+    EXPECT_EQ(det->abi.byte_order, ByteOrder::big);
+    EXPECT_EQ(det->abi.address_width, 8);
+    pmclog::AbiHint hint;
+    hint.modern = true;
+    auto det2 = pmclog::detect_abi(b, hint);
+    ASSERT_TRUE(det2.ok());
+    EXPECT_EQ(det2->abi.generation, want);
+  }
+}
+
+TEST(Detect, EveryPartCanBeOverridden) {
+  const auto b = read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
+  pmclog::AbiHint hint;
+  hint.generation = Generation::L2;
+  hint.address_width = 4;
+  hint.byte_order = ByteOrder::big;
+  auto det = pmclog::detect_abi(b, hint);
+  ASSERT_TRUE(det.ok()) << det.error().message;
+  EXPECT_EQ(det->abi.generation, Generation::L2);
+  EXPECT_EQ(det->abi.address_width, 4);
+  EXPECT_EQ(det->abi.byte_order, ByteOrder::big);
+  EXPECT_GE(det->evidence.size(), 3u);
+
+  const auto m = read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
+  pmclog::AbiHint th;
+  th.time_width = 4;
+  th.generation = Generation::M10;
+  auto dm = pmclog::detect_abi(m, th);
+  ASSERT_TRUE(dm.ok()) << dm.error().message;
+  EXPECT_EQ(dm->abi.time_width, 4);
+  EXPECT_EQ(dm->abi.generation, Generation::M10);
+}
+
+TEST(Detect, NoMagicInTheFirstHeaderFails) {
+  const std::vector<uint8_t> b = hex("14 00 02 00  00 00 00 5A  67 45 23 01  00 00 01 03  91 00 00 00");
+  auto det = pmclog::detect_abi(b);
+  ASSERT_FALSE(det.ok());
+  EXPECT_EQ(det.error().code, pmclog::Errc::bad_abi);
+  EXPECT_FALSE(det.error().message.empty());
+}
+
+TEST(Detect, LegacySubGenerations) {
+  // §1.3: INITIALIZE major 1 or a PCSAMPLE means L1; PMCALLOCATEDYN means L3.
+  for (const Abi& abi : all_abis()) {
+    if (!abi.legacy()) continue;
+    const auto b = read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog");
+    auto det = pmclog::detect_abi(b);
+    ASSERT_TRUE(det.ok());
+    if (abi.generation != Generation::L2) {
+      EXPECT_EQ(det->abi.generation, abi.generation) << fixture_stem(abi);
+      EXPECT_FALSE(det->generation_assumed) << fixture_stem(abi);
+    }
+  }
+}
+
+}  // namespace

@@ -130,3 +130,63 @@ TEST(Resync, StopAndResume) {
 }
 
 }  // namespace
+
+namespace {
+
+// The largest record the 16-bit length allows (65532 bytes, FORMAT.md §6), of a type L3
+// lacks, streamed in 7-byte reads through the smallest buffer: reported, skipped, and the
+// record after it decodes.
+TEST(Stream, LargestRecordThroughTheSmallestBuffer) {
+  const Abi abi = Abi::make(Generation::L3, 8, ByteOrder::little);
+  std::vector<uint8_t> b = hex("14 00 02 EE  00 00 00 5A  67 45 23 01  00 00 01 03  91 00 00 00");
+  const std::vector<uint8_t> big_header = hex("FC FF 1E EE  00 00 00 5A  67 45 23 01");
+  b.insert(b.end(), big_header.begin(), big_header.end());
+  for (size_t i = 12; i < 65532; ++i) b.push_back(static_cast<uint8_t>(i * 31));
+  const std::vector<uint8_t> tail = hex("10 00 0C EE  00 00 00 5A  67 45 23 01  D2 04 00 00");
+  b.insert(b.end(), tail.begin(), tail.end());
+
+  for (int streaming = 0; streaming < 2; ++streaming) {
+    SCOPED_TRACE(streaming ? "stream" : "span");
+    pmclog::LogReader rd = streaming ? pmclog::LogReader::stream(pmclog::span_source(b, 7), abi, 128 * 1024)
+                                     : pmclog::LogReader::over(b, abi);
+    pmclog::Record r;
+    pmclog::Error e;
+    ASSERT_EQ(rd.next(r, e), pmclog::Step::record) << e.message;
+    ASSERT_EQ(rd.next(r, e), pmclog::Step::error);
+    EXPECT_EQ(e.code, Errc::unknown_type);
+    EXPECT_EQ(e.offset, 20u);
+    EXPECT_EQ(r.header.length, 65532);
+    ASSERT_TRUE(rd.skip());
+    pmclog::Error e2;
+    ASSERT_EQ(rd.next(r, e2), pmclog::Step::record) << e2.message;
+    EXPECT_EQ(r.offset, 20u + 65532u);
+    EXPECT_EQ(r.kind, pmclog::Kind::sysexit);
+    EXPECT_EQ(r[pmclog::Field::pid], 1234u);
+    EXPECT_EQ(rd.next(r, e2), pmclog::Step::end);
+    if (streaming) {
+      EXPECT_LE(rd.buffer_capacity(), 128u * 1024u);
+    }
+  }
+}
+
+// What the tools do with a pipe: peek at the first bytes, detect the ABI, set it, read.
+TEST(Stream, PeekDetectThenRead) {
+  const auto b = read_bytes(fixtures_dir() + "/M10-32-be.pmclog");
+  auto rd = pmclog::LogReader::stream(pmclog::span_source(b, 5), Abi::make(Generation::L3, 8, ByteOrder::little));
+  const auto head = rd.peek(1u << 16);
+  ASSERT_EQ(head.size(), b.size());  // the whole small log fits in the peek
+  EXPECT_TRUE(std::equal(head.begin(), head.end(), b.begin()));
+  auto det = pmclog::detect_abi(head);
+  ASSERT_TRUE(det.ok()) << det.error().message;
+  EXPECT_EQ(det->abi.generation, Generation::M10);
+  rd.set_abi(det->abi);
+  EXPECT_EQ(rd.offset(), 0u);
+  pmclog::Error err;
+  const auto got = read_all(rd, &err);
+  EXPECT_EQ(err.code, Errc::none) << err.message;
+  auto over = pmclog::LogReader::over(b, det->abi);
+  EXPECT_TRUE(got == read_all(over));
+  EXPECT_EQ(got.size(), 22u);  // fixtures/M10-32-be.expected.txt
+}
+
+}  // namespace

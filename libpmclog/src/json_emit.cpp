@@ -1,6 +1,6 @@
 // pmclog::append_json: the JSON Lines form of one record (docs/jsonl.md). Members come from
 // the record's Layout, so every record type is covered by one loop (DESIGN.md principle 1).
-#include <cstdio>
+#include <charconv>
 #include <string>
 
 #include "pmclog/encode.h"
@@ -17,14 +17,16 @@ constexpr uint64_t kExactInDouble = uint64_t{1} << 53;
 
 void append_u64(std::string& out, uint64_t v) {
   char b[24];
-  const int n = std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(v));
-  out.append(b, static_cast<size_t>(n));
+  const auto r = std::to_chars(b, b + sizeof b, v);
+  out.append(b, r.ptr);
 }
 
+// "0x…" as a JSON string
 void append_hex(std::string& out, uint64_t v) {
-  char b[24];
-  const int n = std::snprintf(b, sizeof b, "\"0x%llx\"", static_cast<unsigned long long>(v));
-  out.append(b, static_cast<size_t>(n));
+  char b[24] = {'"', '0', 'x'};
+  auto r = std::to_chars(b + 3, b + sizeof b - 1, v, 16);
+  *r.ptr++ = '"';
+  out.append(b, r.ptr);
 }
 
 void key(std::string& out, std::string_view name, std::string_view suffix = {}) {

@@ -16,6 +16,7 @@
 #include <set>
 
 #include "event_names.h"
+#include "fast_num.h"
 #include "formatter.h"
 #include "pmclog/names.h"
 #include "pmclog/text.h"
@@ -71,9 +72,11 @@ class PmcstatFormatter : public Formatter {
         kw("callchain");
         fmt::format_to(it, "{} 0x{:x} {} {} {}\n", i32(Field::pid), u32(Field::pmcid), r.cpu(),
                        r.pcs.size(), r.user_callchain() ? 'u' : 's');
+        const char* dots = g == pmclog::Generation::L1 ? "...      " : "...       ";
         for (uint64_t pc : r.pcs) {
-          kw("...");
-          fmt::format_to(it, "0x{:x}\n", pc);
+          b += dots;
+          append_0x(b, pc);
+          b += '\n';
         }
         break;
       }

@@ -2,6 +2,7 @@
 // of the record's layout as name=value; CALLCHAIN frames indented below, marked user/kernel.
 #include <fmt/format.h>
 
+#include "fast_num.h"
 #include "field_text.h"
 #include "formatter.h"
 #include "pmclog/kind.h"
@@ -34,7 +35,14 @@ class TextFormatter : public Formatter {
       const char* where = r.user_callchain() ? "user" : "kernel";
       uint32_t i = 0;
       for (uint64_t pc : r.pcs) {
-        fmt::format_to(std::back_inserter(b), "{:>10}   [{}] 0x{:x} {}\n", "", i++, pc, where);
+        b.append(13, ' ');
+        b += '[';
+        append_dec(b, i++);
+        b += "] ";
+        append_0x(b, pc);
+        b += ' ';
+        b += where;
+        b += '\n';
       }
     }
     out.maybe_flush();

@@ -1,0 +1,30 @@
+// Appending numbers to the output buffer without going through a format string: the
+// callchain frame lines are most of a dump's output (issue 3, item 9: speed).
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+
+namespace dump {
+
+inline void append_dec(std::string& out, uint64_t v) {
+  char b[24];
+  auto r = std::to_chars(b, b + sizeof b, v);
+  out.append(b, r.ptr);
+}
+
+inline void append_sdec(std::string& out, int64_t v) {
+  char b[24];
+  auto r = std::to_chars(b, b + sizeof b, v);
+  out.append(b, r.ptr);
+}
+
+// "0x" and lowercase hex; 0 is "0x0" like FreeBSD's %p (FORMAT.md §9).
+inline void append_0x(std::string& out, uint64_t v) {
+  char b[24] = {'0', 'x'};
+  auto r = std::to_chars(b + 2, b + sizeof b, v, 16);
+  out.append(b, r.ptr);
+}
+
+}  // namespace dump

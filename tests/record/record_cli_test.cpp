@@ -98,7 +98,7 @@ TEST_P(RecordGenerations, HotFunctionWorkload) {
   TempDir dir;
   const std::string out = dir.file("hot.pmclog");
   auto r = run({kRecord, "--generation", GetParam(), "-F", "1000", "-o", out, "--", kCpuHot,
-                "1.5", "7"});
+                "1.0", "7"});
   EXPECT_EQ(r.status, 7) << "the command's exit status is the tool's\n" << r.err;
   ASSERT_TRUE(file_exists(out)) << r.err;
   EXPECT_EQ(dir.entries().size(), 1u) << "no temporary file left behind";
@@ -123,9 +123,9 @@ TEST_P(RecordGenerations, HotFunctionWorkload) {
   uint64_t hot_size = symbol_size(kCpuHot, "hot_function");
   if (hot_size == 0) hot_size = 64;
   auto s = leaf_stats(log, pid, exe, hot, hot_size);
-  // 1.5 s of CPU at 1000 Hz is ~1500 samples; a loaded CI machine still gives far more
-  // than 150.
-  EXPECT_GE(s.samples, 150u);
+  // 1 s of CPU at 1000 Hz is ~1000 samples (cpu-clock counts the task's CPU time, so a
+  // loaded machine gives as many, only later); 100 leaves a wide margin.
+  EXPECT_GE(s.samples, 100u);
   EXPECT_GE(s.in_range * 10, s.samples * 7) << s.in_range << " of " << s.samples
                                             << " leaves in the executable";
   EXPECT_GE(s.in_hot * 10, s.samples * 6) << s.in_hot << " of " << s.samples
@@ -311,10 +311,11 @@ TEST(RecordCli, AttachToRunningProcess) {
   RunResult rec;
   pid_t target = 0;
   // The target runs for a fixed CPU budget; the recorder attaches for 1 s of wall time.
-  auto w = run({kCpuHot, "3"}, [&](pid_t pid) {
+  auto w = run({kCpuHot, "60"}, [&](pid_t pid) {
     target = pid;
     usleep(200000);  // the exec is done long before; -p reads /proc/PID/maps
     rec = run({kRecord, "-p", std::to_string(pid), "--duration", "1", "-o", out});
+    kill(pid, SIGKILL);
   });
   ASSERT_EQ(rec.status, 0) << rec.err;
   Log log = read_log(out);
@@ -330,7 +331,7 @@ TEST(RecordCli, AttachToRunningProcess) {
   EXPECT_TRUE(exe_map) << "MAP_IN from /proc/PID/maps";
   size_t samples = 0;
   for (auto* c : log.of(Kind::callchain)) samples += (*c)[Field::pid] == static_cast<uint64_t>(target);
-  EXPECT_GE(samples, 50u);
+  EXPECT_GE(samples, 20u) << "1 s of wall time on a possibly busy machine";
 }
 
 TEST(RecordCli, UnknownEventIsAUsageError) {

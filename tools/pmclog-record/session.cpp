@@ -372,8 +372,8 @@ int run_record(const Options& opt) {
         PerfEvent e;
         if (parse_perf_record(rec, opened.format, e)) merger.add(std::move(e));
       });
-    // A small margin for records stamped just before being committed.
-    merger.flush_before(before > 2000000 ? before - 2000000 : 0);
+    // A margin for records stamped some time before being committed (a preempted vCPU).
+    merger.flush_before(before > 20000000 ? before - 20000000 : 0);
   };
 
   int handled_signals = 0;

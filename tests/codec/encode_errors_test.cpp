@@ -60,6 +60,23 @@ TEST(EncodeErrors, FixedStringTooLong) {
   expect_refused(kM9_64, v, Errc::string_too_long);
 }
 
+TEST(EncodeErrors, LegacyEvnameFillsItsField) {
+  // L3 PMCALLOCATEDYN evname is char[64] at 24 (§4): 64 characters leave no NUL.
+  const std::string name(64, 'E');
+  auto v = make(K::pmcallocatedyn, true, {{Field::pmcid, 1}, {Field::event, 2}, {Field::flags, 3}}, name);
+  std::vector<uint8_t> out;
+  auto len = pmclog::encode(v, kL3_64, out);
+  ASSERT_TRUE(len.ok()) << len.error().message;
+  ASSERT_EQ(*len, 88);
+  EXPECT_EQ(std::string(out.begin() + 24, out.end()), name);
+  pmclog::Record r;
+  pmclog::Error e;
+  ASSERT_EQ(pmclog::decode_record(kL3_64, out.data(), out.size(), 0, r, e), pmclog::Step::record) << e.message;
+  EXPECT_EQ(r.text, name);
+  v.text += 'E';
+  expect_refused(kL3_64, v, Errc::string_too_long);
+}
+
 TEST(EncodeErrors, PathLongerThanPathMax) {
   // PATH_MAX is 1024 with the NUL (§6): 1023 characters is the longest path.
   auto v = make(K::map_in, true, {{Field::pid, 1}, {Field::start, 0x1000}}, std::string(1023, 'p'));

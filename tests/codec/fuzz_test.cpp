@@ -97,6 +97,46 @@ TEST(Fuzz, MutatedFixturesNeverCrash) {
   EXPECT_EQ(runs, 3000);
 }
 
+// What a reader saw, event by event, recovering from every error the same way.
+std::vector<std::string> trace(pmclog::LogReader rd, size_t size) {
+  std::vector<std::string> out;
+  pmclog::Record r;
+  pmclog::Error e;
+  for (size_t steps = 0; steps <= size + 16; ++steps) {
+    const pmclog::Step s = rd.next(r, e);
+    if (s == pmclog::Step::end) break;
+    if (s == pmclog::Step::record) {
+      out.push_back("rec " + std::to_string(r.offset) + " " + std::to_string(r.raw.size()));
+      continue;
+    }
+    out.push_back("err " + std::to_string(e.offset) + " " + e.message + " missing " + std::to_string(e.missing));
+    if (rd.skip()) {
+      out.push_back("skip to " + std::to_string(rd.offset()));
+    } else {
+      const auto sk = rd.resync();
+      out.push_back("resync " + std::to_string(sk.from) + ".." + std::to_string(sk.to));
+      if (sk.to == sk.from) break;
+    }
+  }
+  return out;
+}
+
+// The span reader and the streaming reader agree on damaged input: same records, same
+// errors at the same offsets, same skips and resyncs.
+TEST(Fuzz, SpanAndStreamAgreeOnDamage) {
+  std::mt19937_64 rng(4242);
+  const auto abis = all_abis();
+  for (int round = 0; round < 25; ++round) {
+    for (const Abi& abi : abis) {
+      const auto b = mutate(read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog"), rng);
+      const auto want = trace(pmclog::LogReader::over(b, abi), b.size());
+      const size_t chunk = 1 + rng() % 32;
+      const auto got = trace(pmclog::LogReader::stream(pmclog::span_source(b, chunk), abi), b.size());
+      ASSERT_EQ(got, want) << fixture_stem(abi) << " round " << round << " chunk " << chunk;
+    }
+  }
+}
+
 TEST(Fuzz, RandomBytesAnyAbi) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 500; ++i) {

@@ -2,6 +2,8 @@
 // exactly their listings and re-encode to exactly their bytes (issue 2, item 9).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "listing.h"
 #include "pmclog/detect.h"
 #include "pmclog/encode.h"
@@ -99,6 +101,20 @@ INSTANTIATE_TEST_SUITE_P(Golden, GoldenTest, ::testing::ValuesIn(kGolden),
                            for (char& c : s) if (c == '-') c = '_';
                            return s;
                          });
+
+// A golden log added to the folder must be added to kGolden with its ABI.
+TEST(GoldenFolder, EveryLogIsTested) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(fixtures_dir() + "/golden")) {
+    if (e.path().extension() != ".pmclog") continue;
+    ++n;
+    bool known = false;
+    for (const Golden& g : kGolden) known |= e.path().stem() == g.stem;
+    EXPECT_TRUE(known) << e.path() << " has no entry in kGolden";
+    EXPECT_TRUE(std::filesystem::exists(e.path().parent_path() / (e.path().stem().string() + ".expected.txt")));
+  }
+  EXPECT_EQ(n, static_cast<int>(std::size(kGolden)));
+}
 
 // The modern PMCALLOCATEDYN puts the rate at 32 and the name at 40 (FORMAT.md §5): check the
 // raw bytes of the golden rec=17, whose rate 0x4847464544434241 is "ABCDEFGH" low word first.

@@ -190,3 +190,23 @@ TEST(Stream, PeekDetectThenRead) {
 }
 
 }  // namespace
+
+namespace {
+
+// Garbage longer than the stream buffer: the scan crosses many refills, and the range it
+// reports is still exact.
+TEST(Resync, GarbageLongerThanTheStreamBuffer) {
+  const size_t n = 300000;
+  const auto b = with_garbage(n);
+  auto rd = pmclog::LogReader::stream(pmclog::span_source(b, 4096), kSeedAbi, 128 * 1024);
+  check_resync(std::move(rd), n, b.size());
+  auto rd2 = pmclog::LogReader::stream(pmclog::span_source(b, 4096), kSeedAbi, 128 * 1024);
+  pmclog::Record r;
+  pmclog::Error e;
+  while (rd2.next(r, e) == pmclog::Step::record) {
+  }
+  rd2.resync();
+  EXPECT_LE(rd2.buffer_capacity(), 128u * 1024u);
+}
+
+}  // namespace

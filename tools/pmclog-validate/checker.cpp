@@ -154,10 +154,11 @@ void Checker::callchain(const Record& r, uint64_t index) {
 }
 
 void Checker::sample(uint32_t pid, uint32_t pmcid, const Record& r, uint64_t index) {
-  if (pmcid != last_allocated_pmcid_) {
+  uint64_t& cached = allocated_cache_[cache_slot(pmcid)];
+  if (cached != uint64_t{pmcid} + 1) {
     PmcState& s = pmcs_[pmcid];
     if (s.allocated) {
-      last_allocated_pmcid_ = pmcid;
+      cached = uint64_t{pmcid} + 1;
     } else if (!s.pending) {
       s.pending = true;
       s.first_use = r.offset;

@@ -67,7 +67,10 @@ class Checker {
     uint64_t first_use = 0, first_use_index = 0;
   };
   FlatMap32<PmcState> pmcs_;
-  uint64_t last_allocated_pmcid_ = ~uint64_t{0};  // one-entry cache for the sample path
+  // Direct-mapped cache of allocated pmc ids (id + 1; 0 = empty) for the sample path: a log
+  // has a handful of PMCs, so samples rarely reach the hash map.
+  std::array<uint64_t, 16> allocated_cache_{};
+  static size_t cache_slot(uint32_t id) { return (id ^ (id >> 8) ^ (id >> 20)) & 15u; }
 
   struct PidState {
     bool exited = false;

@@ -37,8 +37,9 @@ std::string diagnostic_line(const std::string& file, const Diagnostic& d) {
 
 std::string summary_line(const RunSummary& s) {
   std::string line = fmt::format(
-      "checked {} file{}: {} records, {} bytes; {} error{}, {} warning{}", s.files,
-      s.files == 1 ? "" : "s", s.records, s.bytes, s.errors, s.errors == 1 ? "" : "s",
+      "checked {} file{}: {} record{}, {} bytes; {} error{}, {} warning{}", s.files,
+      s.files == 1 ? "" : "s", s.records, s.records == 1 ? "" : "s", s.bytes, s.errors,
+      s.errors == 1 ? "" : "s",
       s.warnings, s.warnings == 1 ? "" : "s");
   if (s.not_shown) line += fmt::format(" ({} not shown, see --max-errors)", s.not_shown);
   if (s.unreadable) line += fmt::format("; {} file{} unreadable", s.unreadable,

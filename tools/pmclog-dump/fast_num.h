@@ -28,3 +28,26 @@ inline void append_0x(std::string& out, uint64_t v) {
 }
 
 }  // namespace dump
+
+namespace dump {
+
+// "0x" and at least `digits` lowercase hex digits (printf's "0x%08x").
+inline void append_0x_padded(std::string& out, uint64_t v, int digits) {
+  char b[24];
+  auto r = std::to_chars(b, b + sizeof b, v, 16);
+  const int n = static_cast<int>(r.ptr - b);
+  out += "0x";
+  if (n < digits) out.append(static_cast<size_t>(digits - n), '0');
+  out.append(b, r.ptr);
+}
+
+// Right-aligned in `width` columns (printf's "%10llu").
+inline void append_dec_right(std::string& out, uint64_t v, int width) {
+  char b[24];
+  auto r = std::to_chars(b, b + sizeof b, v);
+  const int n = static_cast<int>(r.ptr - b);
+  if (n < width) out.append(static_cast<size_t>(width - n), ' ');
+  out.append(b, r.ptr);
+}
+
+}  // namespace dump

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "event_names.h"
+#include "fast_num.h"
 #include "pmclog/names.h"
 #include "pmclog/text.h"
 
@@ -11,11 +12,23 @@ namespace dump {
 using pmclog::Field;
 using pmclog::FieldType;
 
-std::string pmcid_parts(uint32_t id, pmclog::Generation g) {
+void append_pmcid_parts(std::string& out, uint32_t id, pmclog::Generation g) {
   const auto p = pmclog::split_pmcid(id, g);
-  std::string cpu = p.any_cpu ? std::string("any") : std::to_string(p.cpu);
-  return fmt::format("cpu={} mode={} class={} row={}", cpu, pmclog::pmc_mode_name(p.mode),
-                     p.klass, p.row);
+  out += "cpu=";
+  if (p.any_cpu) out += "any";
+  else append_dec(out, p.cpu);
+  out += " mode=";
+  out += pmclog::pmc_mode_name(p.mode);
+  out += " class=";
+  append_dec(out, p.klass);
+  out += " row=";
+  append_dec(out, p.row);
+}
+
+std::string pmcid_parts(uint32_t id, pmclog::Generation g) {
+  std::string s;
+  append_pmcid_parts(s, id, g);
+  return s;
 }
 
 namespace {
@@ -54,15 +67,22 @@ bool append_field(std::string& out, const pmclog::Record& r, const pmclog::Field
     case Field::oldpid:
     case Field::newpid:
       // pids are signed (-1 is the kernel in MAP_IN, FORMAT.md §4)
-      fmt::format_to(out_it(out), "{}", static_cast<int32_t>(v32));
+      append_sdec(out, static_cast<int32_t>(v32));
       break;
     case Field::pmcid:
-      fmt::format_to(out_it(out), "0x{:08x} ({})", v32, pmcid_parts(v32, g));
+      append_0x_padded(out, v32, 8);
+      out += " (";
+      append_pmcid_parts(out, v32, g);
+      out += ')';
       break;
     case Field::cpuflags:
-      fmt::format_to(out_it(out), "0x{:08x} (cpu={} {}{})", v32, v32 >> 16,
-                     (v32 & pmclog::kCallchainUserspace) ? "user" : "kernel",
-                     (v32 & pmclog::kCallchainMultipart) ? " multipart" : "");
+      // cpu << 16 | flags (FORMAT.md §7.1)
+      append_0x_padded(out, v32, 8);
+      out += " (cpu=";
+      append_dec(out, v32 >> 16);
+      out += (v32 & pmclog::kCallchainUserspace) ? " user" : " kernel";
+      if (v32 & pmclog::kCallchainMultipart) out += " multipart";
+      out += ')';
       break;
     case Field::flags:
       if (v32 != 0 &&

@@ -17,5 +17,6 @@ bool append_field(std::string& out, const pmclog::Record& r, const pmclog::Field
 
 // The decoded pmc id, e.g. "cpu=2 mode=SC class=7 row=1" or "cpu=any mode=TS ...".
 std::string pmcid_parts(uint32_t id, pmclog::Generation g);
+void append_pmcid_parts(std::string& out, uint32_t id, pmclog::Generation g);
 
 }  // namespace dump

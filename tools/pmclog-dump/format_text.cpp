@@ -2,6 +2,8 @@
 // of the record's layout as name=value; CALLCHAIN frames indented below, marked user/kernel.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "fast_num.h"
 #include "field_text.h"
 #include "formatter.h"
@@ -15,12 +17,20 @@ class TextFormatter : public Formatter {
  public:
   void record(const pmclog::Record& r, const LogState& st, Output& out) override {
     std::string& b = out.buf;
-    fmt::format_to(std::back_inserter(b), "{:>10} {:<14}", r.offset, pmclog::kind_name(r.kind));
+    append_dec_right(b, r.offset, 10);
+    b += ' ';
+    const auto name = pmclog::kind_name(r.kind);
+    b += name;
+    if (name.size() < 14) b.append(14 - name.size(), ' ');
     if (st.abi.legacy()) {
       b += " ts=";
-      b += legacy_time(r);
+      append_dec(b, r.header.ts_sec);
+      b += '.';
+      append_dec_right(b, r.header.ts_nsec, 9);
+      std::replace(b.end() - 9, b.end(), ' ', '0');  // nanoseconds zero-padded
     } else {
-      fmt::format_to(std::back_inserter(b), " tsc={}", r.header.tsc);
+      b += " tsc=";
+      append_dec(b, r.header.tsc);
       // seconds only when INITIALIZE gave a frequency (0 on non-x86, FORMAT.md §5)
       if (st.tsc_freq != 0) fmt::format_to(std::back_inserter(b), " ({}s)", tsc_seconds(r.header.tsc, st.tsc_freq));
     }

@@ -93,12 +93,19 @@ bool FaultInjector::eligible(FaultKind k, uint8_t type, uint32_t len) const {
   if (index_ == 0) return false;  // keep INITIALIZE: readers detect the ABI from it
   const auto kind = kind_of_type(abi_.generation, type);
   const Layout* l = kind ? layout_for(abi_, *kind) : nullptr;
+  // Records whose loss a checker notices again later (samples of an unannounced pmc id,
+  // unmapping of an unknown mapping, no CLOSELOG) are spared, so each fault gives exactly
+  // one diagnostic; truncation alone also loses CLOSELOG.
+  const bool consequential =
+      kind && (*kind == Kind::initialize || *kind == Kind::pmcallocate ||
+               *kind == Kind::pmcallocatedyn || *kind == Kind::map_in || *kind == Kind::closelog);
   switch (k) {
-    case FaultKind::truncate:
+    case FaultKind::truncate: return true;
     case FaultKind::bad_magic:
-    case FaultKind::unknown_type: return true;
-    case FaultKind::bad_length: return l && !l->variable && len + 4 <= kMaxRecordLength;
-    case FaultKind::unterminated_string: return l && l->has(Field::path);
+    case FaultKind::unknown_type: return !consequential;
+    case FaultKind::bad_length:
+      return l && !consequential && !l->variable && len + 4 <= kMaxRecordLength;
+    case FaultKind::unterminated_string: return l && !consequential && l->has(Field::path);
     case FaultKind::overlong_callchain: return l && kind == Kind::callchain;
     case FaultKind::time_backwards: return abi_.legacy() ? prev_sec_ > 0 : prev_tsc_ > 0;
   }
@@ -152,7 +159,10 @@ void FaultInjector::apply(FaultKind k, const uint8_t* p, uint32_t len, std::vect
     case FaultKind::overlong_callchain: {
       const Layout* l = layout_for(abi_, Kind::callchain);
       const uint32_t a = abi_.address_width;
-      const uint32_t n = (len - l->fixed_size) / a, want = abi_.callchain_depth_max() + 1;
+      // L2 and L3 logs look alike (FORMAT.md §1.3), so a checker may apply L3's 128 to an L2
+      // log: go past both limits there.
+      const uint32_t limit = abi_.generation == Generation::L2 ? 128 : abi_.callchain_depth_max();
+      const uint32_t n = (len - l->fixed_size) / a, want = limit + 1;
       out.insert(out.end(), p, p + len);
       for (uint32_t i = n; i < want; ++i) {
         if (n > 0) out.insert(out.end(), p + len - a, p + len);  // recursion of the last frame

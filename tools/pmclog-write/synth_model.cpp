@@ -89,12 +89,12 @@ class Model {
 
   // The clock: about 10k samples per second per CPU, with jitter.
   void tick(uint64_t mean_ns) { now_ns_ += 1 + rng_.below(static_cast<uint32_t>(2 * mean_ns)); }
-  RecordValue& start(Kind k) {
+  RecordValue& start(Kind k, bool keep_pcs = false) {
     rv_.kind = k;
     rv_.length = 0;
     rv_.v.fill(0);
     rv_.text.clear();
-    rv_.pcs.clear();
+    if (!keep_pcs) rv_.pcs.clear();
     if (modern()) {
       rv_.tsc = tsc0_ + now_ns_ * 12 / 5;  // 2.4 GHz
     } else {
@@ -134,7 +134,6 @@ class Model {
   RecordValue rv_;
   std::vector<Event> events_;
   std::vector<Proc> procs_;
-  std::vector<uint64_t> frames_;
   uint32_t hdr_ = 12;
   uint64_t epoch_ = 0, tsc0_ = 0, now_ns_ = 0;
   uint32_t next_pid_ = 0, next_tid_ = 0;
@@ -325,14 +324,8 @@ void Model::exit_proc(size_t i) {
       emit(p.cpu);
     }
   }
-  start(Kind::procexit);
-  rv_[Field::pmcid] = event_pmcid(0, p.cpu);
-  rv_[Field::pid] = p.pid;
-  rv_[Field::value] = p.counter;
-  emit(p.cpu);
-  start(Kind::sysexit);
-  rv_[Field::pid] = p.pid;
-  emit(p.cpu);
+  // Unmapping happens while the process still exists (munmap); checkers forget a
+  // process's mappings at its exit.
   if (has_maps()) {
     for (size_t m = p.maps.size(); m-- > 0;) {
       tick(300);
@@ -343,6 +336,14 @@ void Model::exit_proc(size_t i) {
       emit(p.cpu);
     }
   }
+  start(Kind::procexit);
+  rv_[Field::pmcid] = event_pmcid(0, p.cpu);
+  rv_[Field::pid] = p.pid;
+  rv_[Field::value] = p.counter;
+  emit(p.cpu);
+  start(Kind::sysexit);
+  rv_[Field::pid] = p.pid;
+  emit(p.cpu);
   procs_.erase(procs_.begin() + static_cast<long>(i));
 }
 
@@ -351,28 +352,30 @@ bool Model::sample() {
   const bool kernel = rng_.below(100) < 25;
   const uint32_t e = rng_.below(100) < 70 ? 0 : rng_.below(static_cast<uint32_t>(events_.size()));
   const uint32_t depth = rng_.between(opt_.depth_min, opt_.depth_max);
-  world_.chain(kernel ? world_.kernel_maps() : p.maps, kernel, depth, rng_, frames_);
+  std::vector<uint64_t>& frames = rv_.pcs;  // filled in place; start() keeps it
+  world_.chain(kernel ? world_.kernel_maps() : p.maps, kernel ? World::kKernelSpace : p.program,
+               depth, rng_, frames);
   const uint32_t tid = p.tids[rng_.below(static_cast<uint32_t>(p.tids.size()))];
   p.counter += 1000 + rng_.below(100000);
   if (abi_.generation == Generation::L1) {
     if (!fits(1, fixed(Kind::pcsample))) return false;
+    const uint64_t pc = frames[0];
     tick(100000 / opt_.cpus);
     start(Kind::pcsample);
     rv_[Field::pid] = p.pid;
-    rv_[Field::pc] = frames_[0];
+    rv_[Field::pc] = pc;
     rv_[Field::pmcid] = event_pmcid(e, p.cpu);
     rv_[Field::usermode] = kernel ? 0 : 1;
     emit(p.cpu);
     return true;
   }
-  if (!fits(1, fixed(Kind::callchain) + frames_.size() * abi_.address_width)) return false;
+  if (!fits(1, fixed(Kind::callchain) + frames.size() * abi_.address_width)) return false;
   tick(100000 / opt_.cpus);
-  start(Kind::callchain);
+  start(Kind::callchain, /*keep_pcs=*/true);
   rv_[Field::pid] = p.pid;
   rv_[Field::tid] = tid;
   rv_[Field::pmcid] = event_pmcid(e, p.cpu);
   rv_[Field::cpuflags] = p.cpu << 16 | (kernel ? 0 : kCallchainUserspace);
-  rv_.pcs.assign(frames_.begin(), frames_.end());
   emit(p.cpu);
   return true;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 namespace pmclog::write {
 
@@ -73,6 +74,11 @@ const std::vector<ProgramDecl>& program_decls() {
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+// A hash reduced to [0, n) by multiply-shift: no division on the per-frame path.
+uint32_t reduce(uint64_t h, uint32_t n) {
+  return static_cast<uint32_t>(((h >> 32) * n) >> 32);
+}
+
 }  // namespace
 
 World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
@@ -107,6 +113,7 @@ World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
       off += (size + rng.below(size)) & ~15u;
     }
     o.text_size = static_cast<uint32_t>(round_up(off, 0x1000));
+    if (o.text_size >= (1u << 24)) throw std::logic_error("object text above 16 MiB");
     uint32_t stride = static_cast<uint32_t>(mix(seed, objects_.size()) % d.nfuncs) | 1;
     while (std::gcd(stride, d.nfuncs) != 1) stride += 2;
     stride_.push_back(stride);
@@ -132,6 +139,17 @@ World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
     acc += (uint64_t{1} << 32) / (i + 1);
     zipf_cdf_[i] = acc;
   }
+  for (const Object& o : objects_) {
+    const uint64_t total = zipf_cdf_[o.nfuncs() - 1];
+    std::vector<uint32_t> guide(kGuide);
+    uint32_t i = 0;
+    for (uint32_t k = 0; k < kGuide; ++k) {
+      const uint64_t lo = static_cast<uint64_t>((static_cast<unsigned __int128>(total) * k) / kGuide);
+      while (zipf_cdf_[i] <= lo) ++i;
+      guide[k] = i;
+    }
+    zipf_guide_.push_back(std::move(guide));
+  }
 }
 
 std::vector<Mapping> World::place(uint32_t program, Rng& rng) const {
@@ -152,11 +170,17 @@ std::vector<Mapping> World::place(uint32_t program, Rng& rng) const {
   return maps;
 }
 
-uint32_t World::zipf(uint32_t n, Rng& rng) const {
+uint32_t World::zipf(uint32_t object, Rng& rng) const {
+  const uint32_t n = objects_[object].nfuncs();
   const uint64_t total = zipf_cdf_[n - 1];
-  const uint64_t u = ((rng.next() >> 11) % total);
-  return static_cast<uint32_t>(
-      std::upper_bound(zipf_cdf_.begin(), zipf_cdf_.begin() + n, u) - zipf_cdf_.begin());
+  const uint64_t r = rng.next();
+  const uint64_t u = static_cast<uint64_t>((static_cast<unsigned __int128>(r) * total) >> 64);
+  // The guide table gives the first candidate for u's 1/kGuide slice of the total; a short
+  // forward scan finishes (the same answer as a binary search, faster).
+  uint32_t i = zipf_guide_[object][static_cast<size_t>(
+      (static_cast<unsigned __int128>(u) * kGuide) / total)];
+  while (zipf_cdf_[i] <= u) ++i;
+  return i;
 }
 
 World::Frame World::pick_leaf(const std::vector<Mapping>& maps, bool kernel, Rng& rng) const {
@@ -174,7 +198,7 @@ World::Frame World::pick_leaf(const std::vector<Mapping>& maps, bool kernel, Rng
   const Object& o = objects_[maps[m].object];
   // Popularity rank -> function: a fixed per-object permutation (stride coprime with n).
   const uint32_t n = o.nfuncs();
-  const uint32_t rank = zipf(n, rng);
+  const uint32_t rank = zipf(maps[m].object, rng);
   return {m, static_cast<uint32_t>((uint64_t{rank} * stride_[maps[m].object] + 7) % n)};
 }
 
@@ -185,15 +209,15 @@ bool World::caller(const std::vector<Mapping>& maps, bool kernel, Frame f, Frame
     // (or, in the kernel, a module's from the kernel); the others from within the object.
     const uint32_t n = objects_[maps[f.map].object].nfuncs();
     if (f.func < n / 8 + 1) {
-      up = {0, static_cast<uint32_t>(h % objects_[maps[0].object].nfuncs())};
+      up = {0, reduce(h, objects_[maps[0].object].nfuncs())};
       return true;
     }
-    up = {f.map, f.func - 1 - static_cast<uint32_t>(h % 3)};
+    up = {f.map, f.func - 1 - reduce(h, 3)};
     return true;
   }
   (void)kernel;
   if (f.func == 0) return false;  // _start / the trap entry: the root of every chain
-  up = {0, f.func - 1 - static_cast<uint32_t>(h % std::min<uint32_t>(f.func, 3))};
+  up = {0, f.func - 1 - reduce(h, std::min<uint32_t>(f.func, 3))};
   return true;
 }
 
@@ -203,20 +227,23 @@ uint64_t World::call_site(const std::vector<Mapping>& maps, Frame c, Frame calle
   const uint64_t h = mix(mix(seed_, maps[c.map].object * 65536ull + c.func),
                          maps[callee.map].object * 65536ull + callee.func);
   // A return address: past the call instruction, inside the caller.
-  return maps[c.map].base + start + 5 + h % (end - start - 5);
+  return maps[c.map].base + start + 5 + reduce(h, end - start - 5);
 }
 
-void World::chain(const std::vector<Mapping>& maps, bool kernel, uint32_t depth, Rng& rng,
+void World::chain(const std::vector<Mapping>& maps, uint32_t space, uint32_t depth, Rng& rng,
                   std::vector<uint64_t>& out) const {
+  const bool kernel = space == kKernelSpace;
   out.clear();
-  Frame f = pick_leaf(maps, kernel, rng);
+  const Frame f = pick_leaf(maps, kernel, rng);
   const Object& lo = objects_[maps[f.map].object];
   const uint32_t ls = lo.func_start[f.func], le = lo.func_end(f.func);
   out.push_back(maps[f.map].base + ls + rng.below(le - ls));
-  Frame up;
-  while (out.size() < depth && caller(maps, kernel, f, up)) {
-    out.push_back(call_site(maps, up, f));
-    f = up;
+  // Computed each time rather than cached: a few multiplications per frame cost less than
+  // the cache misses of a table of every chain.
+  Frame cur = f, up;
+  while (out.size() < depth && caller(maps, kernel, cur, up)) {
+    out.push_back(call_site(maps, up, cur));
+    cur = up;
   }
   if (out.size() < depth) {
     // Recursion: the leaf's caller calls itself again, from the same call site.

@@ -66,7 +66,9 @@ class World {
   // function of the callee, so the same leaf always has the same chain; a chain shorter than
   // `depth` is lengthened by recursion of the leaf's caller, a longer one is cut (the
   // kernel's capture depth).
-  void chain(const std::vector<Mapping>& maps, bool kernel, uint32_t depth, Rng& rng,
+  // `space` names the layout of `maps`: the program index, or kKernelSpace.
+  static constexpr uint32_t kKernelSpace = 0xFFFF;
+  void chain(const std::vector<Mapping>& maps, uint32_t space, uint32_t depth, Rng& rng,
              std::vector<uint64_t>& out) const;
 
  private:
@@ -74,7 +76,7 @@ class World {
   Frame pick_leaf(const std::vector<Mapping>& maps, bool kernel, Rng& rng) const;
   bool caller(const std::vector<Mapping>& maps, bool kernel, Frame f, Frame& up) const;
   uint64_t call_site(const std::vector<Mapping>& maps, Frame caller, Frame callee) const;
-  uint32_t zipf(uint32_t n, Rng& rng) const;
+  uint32_t zipf(uint32_t object, Rng& rng) const;  // a popularity rank in the object
 
   Abi abi_;
   uint64_t seed_;
@@ -85,6 +87,8 @@ class World {
   uint32_t rtld_ = 0;
   std::vector<uint32_t> stride_;     // per object: popularity rank -> function permutation
   std::vector<uint64_t> zipf_cdf_;  // cumulative 2^32/(i+1) weights
+  static constexpr uint32_t kGuide = 1024;
+  std::vector<std::vector<uint32_t>> zipf_guide_;  // per object
 };
 
 }  // namespace pmclog::write

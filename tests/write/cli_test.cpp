@@ -1,0 +1,176 @@
+// The command line: JSON input with friendly defaults, rejected lines (line number, field,
+// reason, and no output at all), usage errors, standard output, interruption, progress.
+#include <gtest/gtest.h>
+
+#include "pmclog/detect.h"
+#include "pmclog/reader.h"
+#include "tool_runner.h"
+
+namespace pmclog::write_test {
+namespace {
+
+std::vector<Record> records_of(const std::vector<uint8_t>& bytes, Abi& abi) {
+  auto det = detect_abi(bytes);
+  EXPECT_TRUE(det.ok());
+  std::vector<Record> out;
+  if (!det.ok()) return out;
+  abi = det->abi;
+  LogReader reader = LogReader::over(bytes, abi);
+  Record r;
+  Error err;
+  Step s;
+  while ((s = reader.next(r, err)) == Step::record) out.push_back(r);
+  EXPECT_EQ(s, Step::end) << err.message;
+  return out;
+}
+
+TEST(Cli, HandWrittenLineIsComplete) {
+  ScratchDir d;
+  spit(d / "in.jsonl",
+       "{\"type\":\"callchain\",\"pid\":42,\"pcs\":[\"0x401000\",\"0x401200\"]}\n"
+       "\n"
+       "{\"type\":\"callchain\",\"pid\":43,\"cpu\":1,\"usermode\":1,\"pcs\":[4096]}\n");
+  const Outcome r = run(write_bin() + " " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("adding one"), std::string::npos) << "says that it added INITIALIZE";
+  const auto bytes = bytes_of(d / "out.pmclog");
+  Abi abi;
+  const auto recs = records_of(bytes, abi);
+  ASSERT_EQ(recs.size(), 3u);
+  EXPECT_EQ(abi.generation, Generation::L3);
+  EXPECT_EQ(recs[0].kind, Kind::initialize);
+  EXPECT_EQ(recs[0][Field::version], 0x03010000u);
+  EXPECT_EQ(recs[1].kind, Kind::callchain);
+  EXPECT_EQ(recs[1][Field::pid], 42u);
+  ASSERT_EQ(recs[1].pcs.size(), 2u);
+  EXPECT_EQ(recs[1].pcs[1], 0x401200u);
+  EXPECT_EQ(recs[2].cpu(), 1u);
+  EXPECT_TRUE(recs[2].user_callchain());
+  // derived times increase
+  EXPECT_LT(recs[1].header.ts_nsec, recs[2].header.ts_nsec);
+}
+
+TEST(Cli, GenerationFromTheInitializeVersion) {
+  ScratchDir d;
+  spit(d / "in.jsonl",
+       "{\"type\":\"initialize\",\"version\":\"0x0A000000\",\"cpuid\":\"GenuineIntel-6-6A-6\"}\n"
+       "{\"type\":\"procexec\",\"pid\":7,\"entryaddr\":\"0x800200000\",\"dynaddr\":\"0x200000\",\"path\":\"/bin/sh\"}\n"
+       "{\"type\":\"thr-create\",\"tid\":100001,\"pid\":7,\"tdname\":\"sh\"}\n");
+  const Outcome r = run(write_bin() + " -q " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  Abi abi;
+  const auto recs = records_of(bytes_of(d / "out.pmclog"), abi);
+  ASSERT_EQ(recs.size(), 3u);
+  EXPECT_EQ(abi.generation, Generation::M10);
+  EXPECT_EQ(recs[1][Field::dynaddr], 0x200000u);
+  EXPECT_LT(recs[0].header.tsc, recs[2].header.tsc);
+}
+
+struct Rejected {
+  std::string line3;   // the bad third line
+  std::string field, reason;
+};
+
+class CliRejects : public ::testing::TestWithParam<Rejected> {};
+
+TEST_P(CliRejects, LineNumberFieldReasonAndNoOutput) {
+  const Rejected& c = GetParam();
+  ScratchDir d;
+  spit(d / "in.jsonl",
+       "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n"
+       "{\"type\":\"sysexit\",\"pid\":1}\n" + c.line3 + "\n{\"type\":\"closelog\"}\n");
+  const fs::path out = d / "out.pmclog";
+  const Outcome r = run(write_bin() + " " + q(d / "in.jsonl") + " -o " + q(out), d);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("in.jsonl:3: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(c.field), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(c.reason), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(d.path()))
+    EXPECT_EQ(e.path().filename(), "in.jsonl") << "left behind: " << e.path();
+  // Standard output gets nothing either.
+  const Outcome s = run("cat " + q(d / "in.jsonl") + " | " + write_bin() + " - -o -", d);
+  EXPECT_EQ(s.status, 1);
+  EXPECT_TRUE(s.out.empty());
+  EXPECT_NE(s.err.find("<stdin>:3: "), std::string::npos) << s.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Lines, CliRejects,
+    ::testing::Values(
+        Rejected{"{\"type\":\"sysexit\",\"pid\":4294967296}", "'pid'", "does not fit in 32 bits"},
+        Rejected{"{\"type\":\"teleport\"}", "'type'", "unknown type"},
+        Rejected{"{\"type\":\"map-in\",\"pid\":1,\"start\":0}", "'path'", "missing"},
+        Rejected{"{\"type\":\"map-in\",\"pid\":1,\"start\":0,\"path\":\"" + std::string(1500, 'p') + "\"}",
+                 "'path'", "PATH_MAX"},
+        Rejected{"{\"type\":\"callchain\",\"pid\":1,\"pcs\":[" + [] {
+                   std::string s = "1";
+                   for (int i = 0; i < 128; ++i) s += ",1";
+                   return s;
+                 }() + "]}",
+                 "'pcs'", "129 frames"},
+        Rejected{"{\"type\":\"thr-exit\",\"tid\":1}", "'type'", "does not exist in generation L3"},
+        Rejected{"{\"type\":\"sysexit\",\"generation\":\"M9\"}", "'generation'", "differs"},
+        Rejected{"{\"type\":\"sysexit\", oops}", "invalid JSON", "column"}));
+
+TEST(Cli, UsageErrorsExit2AndCreateNothing) {
+  ScratchDir d;
+  spit(d / "in.jsonl", "{\"type\":\"closelog\"}\n");
+  const std::string w = write_bin();
+  EXPECT_EQ(run(w + " " + q(d / "in.jsonl"), d).status, 2);  // no -o
+  EXPECT_EQ(run(w + " --records 5 " + q(d / "in.jsonl") + " -o " + q(d / "o"), d).status, 2);
+  EXPECT_EQ(run(w + " -g L7 " + q(d / "in.jsonl") + " -o " + q(d / "o"), d).status, 2);
+  EXPECT_EQ(run(w + " --bogus -o " + q(d / "o"), d).status, 2);
+  EXPECT_EQ(run(w + " synth --size 12XB -o " + q(d / "o"), d).status, 2);
+  EXPECT_EQ(run(w + " " + q(d / "missing.jsonl") + " -o " + q(d / "o"), d).status, 2);
+  EXPECT_EQ(run(w + " synth -n 100 -o " + q(d / "no-such-dir" / "o"), d).status, 2);
+  EXPECT_FALSE(fs::exists(d / "o"));
+  const Outcome h = run(w + " --help", d);
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("synth"), std::string::npos);
+  EXPECT_NE(h.out.find("--inject"), std::string::npos);
+  const Outcome v = run(w + " --version", d);
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("pmclog-write ", 0), 0u) << v.out;
+}
+
+TEST(Cli, StandardOutputGetsTheSameBytes) {
+  ScratchDir d;
+  const std::string args = " synth -q -n 2000 --seed 2 -g L3";
+  ASSERT_EQ(run(write_bin() + args + " -o " + q(d / "file.pmclog"), d).status, 0);
+  ASSERT_EQ(run(write_bin() + args + " -o - > " + q(d / "pipe.pmclog"), d).status, 0);
+  EXPECT_EQ(slurp(d / "file.pmclog"), slurp(d / "pipe.pmclog"));
+}
+
+TEST(Cli, InterruptedRunLeavesNoFile) {
+  ScratchDir d;
+  // 64 GiB would take minutes; the run is stopped well before it could finish.
+  const Outcome r = run(write_bin() + " synth -q -s 64GiB -o " + q(d / "big.pmclog") +
+                        " & p=$!; sleep 1; kill -TERM $p; wait $p; echo status=$?",
+                    d);
+  EXPECT_NE(r.out.find("status=143"), std::string::npos) << r.out << r.err;
+  EXPECT_TRUE(fs::is_empty(d.path())) << "neither the output nor its temporary remains";
+}
+
+TEST(Cli, ProgressOnlyOnATerminal) {
+  ScratchDir d;
+  const Outcome quiet = run(write_bin() + " synth -n 3000 -o " + q(d / "a.pmclog"), d);
+  ASSERT_EQ(quiet.status, 0);
+  EXPECT_TRUE(quiet.err.empty()) << "stderr is a file here: no progress bar";
+  // `script` gives the tool a pseudo-terminal.
+  const Outcome tty = run("script -qec \"" + write_bin() + " synth -n 3000 -o " +
+                          (d / "b.pmclog").string() + "\" /dev/null",
+                      d);
+  if (tty.status == 127) GTEST_SKIP() << "no script(1)";
+  EXPECT_EQ(tty.status, 0) << tty.out;
+  EXPECT_NE(tty.out.find("records"), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("100%"), std::string::npos) << tty.out;
+  const Outcome off = run("script -qec \"" + write_bin() + " synth -q -n 3000 -o " +
+                          (d / "c.pmclog").string() + "\" /dev/null",
+                      d);
+  EXPECT_EQ(off.out.find("records"), std::string::npos) << "--quiet: " << off.out;
+}
+
+}  // namespace
+}  // namespace pmclog::write_test

@@ -1,0 +1,139 @@
+// --inject: every fault lands where the --inject-log listing says, the library's decoder
+// reports the matching error at exactly those offsets, and pmclog-validate (when built)
+// reports exactly the listed diagnostics.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "pmclog/detect.h"
+#include "pmclog/reader.h"
+#include "tool_runner.h"
+
+namespace pmclog::write_test {
+namespace {
+
+using Listing = std::vector<std::tuple<std::string, uint64_t, std::string>>;  // kind, offset, expect
+
+Listing read_listing(const fs::path& p) {
+  const auto j = nlohmann::json::parse(slurp(p), nullptr, false);
+  EXPECT_TRUE(j.is_array()) << slurp(p);
+  Listing l;
+  if (!j.is_array()) return l;
+  for (const auto& f : j)
+    l.emplace_back(f["kind"].get<std::string>(), f["offset"].get<uint64_t>(),
+                   f["expect"].is_string() ? f["expect"].get<std::string>() : "");
+  return l;
+}
+
+// The decoder's error for each fault (pmclog::errc_id is declared but not implemented in the
+// library yet, so codes are compared, not ids).
+Errc errc_for(const std::string& kind) {
+  if (kind == "truncate") return Errc::truncated;
+  if (kind == "bad-magic") return Errc::bad_magic;
+  if (kind == "bad-length") return Errc::length_wrong_size;
+  if (kind == "unknown-type") return Errc::unknown_type;
+  if (kind == "unterminated-string") return Errc::unterminated_string;
+  if (kind == "overlong-callchain") return Errc::callchain_too_deep;
+  return Errc::none;
+}
+
+// (error id, offset) of every decode error, going on past each one.
+std::set<std::pair<int, uint64_t>> decode_errors(const std::vector<uint8_t>& bytes,
+                                                 const Abi& abi) {
+  std::set<std::pair<int, uint64_t>> out;
+  LogReader reader = LogReader::over(bytes, abi);
+  Record r;
+  Error err;
+  for (int guard = 0; guard < 1000000; ++guard) {
+    const Step s = reader.next(r, err);
+    if (s == Step::end) break;
+    if (s == Step::record) continue;
+    out.emplace(static_cast<int>(err.code), err.offset);
+    if (err.code == Errc::truncated) break;
+    if (!reader.skip()) reader.resync();
+  }
+  return out;
+}
+
+void check(const std::string& abi_args, const std::string& injects) {
+  ScratchDir d;
+  const fs::path log = d / "bad.pmclog", listing = d / "faults.json";
+  const Outcome r = run(write_bin() + " synth -q -n 3000 --seed 21 " + abi_args + injects +
+                        " --inject-log " + q(listing) + " -o " + q(log),
+                    d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Listing faults = read_listing(listing);
+  ASSERT_FALSE(faults.empty());
+  const auto bytes = bytes_of(log);
+  AbiHint hint;  // detection from the INITIALIZE, which is never damaged
+  auto det = detect_abi({bytes.data(), std::min<size_t>(bytes.size(), 1 << 20)}, hint);
+  ASSERT_TRUE(det.ok()) << det.error().message;
+
+  std::set<std::pair<int, uint64_t>> want;
+  for (const auto& [kind, offset, expect] : faults) {
+    ASSERT_LT(offset, bytes.size());
+    if (errc_for(kind) != Errc::none) want.emplace(static_cast<int>(errc_for(kind)), offset);
+  }
+  EXPECT_EQ(decode_errors(bytes, det->abi), want) << slurp(listing);
+
+#ifdef PMCLOG_VALIDATE_BIN
+  const Outcome v = run(std::string(PMCLOG_VALIDATE_BIN) + " --format json " + q(log), d);
+  EXPECT_EQ(v.status, 1) << v.out << v.err;
+  const auto j = nlohmann::json::parse(v.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << v.out;
+  std::set<std::pair<std::string, uint64_t>> got, expected;
+  bool truncated = false;
+  for (const auto& [kind, offset, expect] : faults) {
+    if (!expect.empty()) expected.emplace(expect, offset);
+    truncated |= kind == "truncate";
+  }
+  const bool m10 = abi_args.find("M10") != std::string::npos;
+  for (const auto& diag : j["files"][0]["diagnostics"]) {
+    std::string rule = diag["rule"].get<std::string>();
+    // A cut file also lost its CLOSELOG; a checker may say so too.
+    if (truncated && rule == "missing-closelog") continue;
+    // pmclog-validate calls an M10 PROCEXEC with an unterminated path "foreign-generation":
+    // read with the M9 layout, the path starts 8 bytes earlier, in the zero-padded second
+    // address, and so finds a NUL (reported to the validator's owner).
+    if (m10 && rule == "foreign-generation") rule = "unterminated-string";
+    got.emplace(rule, diag["offset"].get<uint64_t>());
+  }
+  EXPECT_EQ(got, expected) << v.out << "\n" << slurp(listing);
+#endif
+}
+
+const std::string kEveryKind =
+    " --inject unterminated-string@3000 --inject bad-magic@20000 --inject unknown-type@40000"
+    " --inject bad-length@60000 --inject overlong-callchain@80000 --inject time-backwards@100000"
+    " --inject truncate";
+
+TEST(Inject, EveryKindAtItsOffsetLegacy) { check("-g L3 -w 64 -b little", kEveryKind); }
+TEST(Inject, EveryKindAtItsOffsetLegacyBig32) { check("-g L2 -w 32 -b big", kEveryKind); }
+TEST(Inject, EveryKindAtItsOffsetModern) {
+  check("-g M10 --cpu-buffer-size 8KiB", kEveryKind);
+}
+TEST(Inject, RatesAreDeterministic) {
+  check("-g M9", " --inject bad-magic:0.01 --inject unknown-type:0.005");
+  ScratchDir d;
+  const std::string cmd = write_bin() + " synth -q -n 3000 --inject bad-magic:0.01 --seed 4 -o ";
+  ASSERT_EQ(run(cmd + q(d / "a") + " --inject-log " + q(d / "a.json"), d).status, 0);
+  ASSERT_EQ(run(cmd + q(d / "b") + " --inject-log " + q(d / "b.json"), d).status, 0);
+  EXPECT_EQ(slurp(d / "a"), slurp(d / "b"));
+  EXPECT_EQ(slurp(d / "a.json"), slurp(d / "b.json"));
+  EXPECT_GT(read_listing(d / "a.json").size(), 5u);
+}
+
+TEST(Inject, BadSpecIsAUsageError) {
+  ScratchDir d;
+  const Outcome r = run(write_bin() + " synth -n 100 --inject frobnicate -o " + q(d / "x"), d);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown fault kind"), std::string::npos) << r.err;
+  const Outcome r2 = run(write_bin() + " synth -n 100 --inject bad-magic:2 -o " + q(d / "x"), d);
+  EXPECT_EQ(r2.status, 2);
+  EXPECT_TRUE(fs::is_empty(d.path()));
+}
+
+}  // namespace
+}  // namespace pmclog::write_test

@@ -427,3 +427,27 @@ TEST(RecordCli, StrictParanoidGivesUserOnlyCallchains) {
   ASSERT_GE(log.count(Kind::callchain), 20u);
   for (auto* c : log.of(Kind::callchain)) EXPECT_EQ((*c)[Field::cpuflags] & 1u, 1u);
 }
+
+TEST(RecordCli, DepthLimitAndGenerationCap) {
+  TempDir dir;
+  const std::string out = dir.file("depth.pmclog");
+  auto r = run({kRecord, "--depth", "2", "-o", out, "--", kCpuHot, "0.3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  Log log = read_log(out);
+  expect_frame(log, "cpu-clock");
+  ASSERT_GE(log.count(Kind::callchain), 10u);
+  for (auto* c : log.of(Kind::callchain)) EXPECT_LE(c->pcs.size(), 2u);
+
+  // L2 allows 32 frames and has no PMCALLOCATEDYN: capped, and PMCALLOCATE instead.
+  const std::string out2 = dir.file("l2.pmclog");
+  auto r2 = run({kRecord, "--generation", "L2", "--depth", "100", "-o", out2, "--", kCpuHot, "0.3"});
+  ASSERT_EQ(r2.status, 0) << r2.err;
+  EXPECT_NE(r2.err.find("capped at 32"), std::string::npos) << r2.err;
+  Log l2 = read_log(out2);
+  ASSERT_TRUE(l2.ok) << l2.error;
+  EXPECT_EQ(l2.count(Kind::pmcallocatedyn), 0u);
+  EXPECT_EQ(l2.count(Kind::pmcallocate), 1u);
+  EXPECT_GE(l2.count(Kind::callchain), 10u);
+  for (auto* c : l2.of(Kind::callchain)) EXPECT_LE(c->pcs.size(), 32u);
+  expect_valid(out2);
+}

@@ -285,6 +285,10 @@ int run_record(const Options& opt) {
     init.text = cpuid_string();
     sink.emit(init, t0);
   }
+  if (!pmclog::type_of_kind(abi.generation, Kind::pmcallocatedyn) && !opt.quiet)
+    std::fprintf(stderr, "pmclog-record: note: %s logs have no PMCALLOCATEDYN, so the event "
+                 "names are not recorded (PMCALLOCATE carries only the code)\n",
+                 std::string(pmclog::generation_name(abi.generation)).c_str());
   uint32_t flags = opt.counting ? (kFlagLogProccsw | kFlagLogProcexit) : kFlagCallchain;
   if (!opt.system_wide) flags |= kFlagDescendants;
   for (size_t ei = 0; ei < events.size(); ++ei) {
@@ -295,7 +299,9 @@ int run_record(const Options& opt) {
     }
     for (int cpu : cpus) {
       RecordValue r;
-      r.kind = Kind::pmcallocatedyn;
+      // L2 predates PMCALLOCATEDYN: the plain record carries the code but not the name.
+      r.kind = pmclog::type_of_kind(abi.generation, Kind::pmcallocatedyn) ? Kind::pmcallocatedyn
+                                                                         : Kind::pmcallocate;
       r[Field::pmcid] = pmcid_of(ei, cpu);
       // Soft events are numbered after the dynamic range in FreeBSD; hardware events keep
       // perf's config so the code is recoverable.

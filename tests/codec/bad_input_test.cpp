@@ -3,7 +3,7 @@
 // damage come back intact, and that the streaming reader reports the same error.
 #include <gtest/gtest.h>
 
-#include <regex>
+#include <cctype>
 
 #include "format_rules.h"
 #include "listing.h"
@@ -21,10 +21,25 @@ const Abi kModernAbi = Abi::make(Generation::M9, 8, ByteOrder::little);
 std::vector<uint8_t> seed() { return read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog"); }
 std::vector<uint8_t> modern() { return read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog"); }
 
-// The number stands alone in the message (not as part of a longer number).
-bool names_number(const std::string& msg, const std::string& n) {
-  return std::regex_search(msg, std::regex("(^|[^0-9A-Za-z])" + n + "([^0-9A-Za-z]|$)"));
+// `tok` appears in the message as a whole token (case-insensitive, not inside a longer
+// number or word). No regular expressions: g++-12 warns inside <regex> under the sanitizers.
+bool has_token(const std::string& msg, const std::string& tok) {
+  const auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  const std::string m = lower(msg), t = lower(tok);
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (size_t at = m.find(t); at != std::string::npos; at = m.find(t, at + 1)) {
+    const bool left = at == 0 || !alnum(m[at - 1]);
+    const bool right = at + t.size() == m.size() || !alnum(m[at + t.size()]);
+    if (left && right) return true;
+  }
+  return false;
 }
+
+// Each group lists alternatives: the message must hold one token of every group.
+using Tokens = std::vector<std::vector<std::string>>;
 
 // Little-endian 16-bit length of the LE header at `off`.
 void set_len_le(std::vector<uint8_t>& b, size_t off, uint16_t len) {
@@ -53,7 +68,7 @@ Outcome run(const std::vector<uint8_t>& bytes, const Abi& abi, size_t stream_chu
 // from `original`), and the message names the offset and every number in `names`.
 void expect_error(const std::vector<uint8_t>& bytes, const std::vector<uint8_t>& original,
                   const Abi& abi, size_t good, Errc code, uint64_t offset,
-                  std::vector<std::string> names, std::optional<uint64_t> missing = {}) {
+                  Tokens names, std::optional<uint64_t> missing = {}) {
   for (size_t chunk : {size_t{0}, size_t{7}, size_t{4096}}) {
     SCOPED_TRACE(chunk ? "stream reader, chunk " + std::to_string(chunk) : std::string("span reader"));
     const Outcome o = run(bytes, abi, chunk);
@@ -65,10 +80,11 @@ void expect_error(const std::vector<uint8_t>& bytes, const std::vector<uint8_t>&
     }
     EXPECT_EQ(o.err.code, code) << "errc " << static_cast<int>(o.err.code) << ": " << o.err.message;
     EXPECT_EQ(o.err.offset, offset) << o.err.message;
-    EXPECT_TRUE(names_number(o.err.message, std::to_string(offset))) << o.err.message;
-    for (const auto& n : names) {
-      EXPECT_TRUE(std::regex_search(o.err.message, std::regex(n)))
-          << "message lacks /" << n << "/: " << o.err.message;
+    EXPECT_TRUE(has_token(o.err.message, std::to_string(offset))) << o.err.message;
+    for (const auto& group : names) {
+      bool any = false;
+      for (const auto& t : group) any |= has_token(o.err.message, t);
+      EXPECT_TRUE(any) << "message lacks " << group.front() << ": " << o.err.message;
     }
     if (missing) {
       EXPECT_EQ(o.err.missing, *missing) << o.err.message;
@@ -97,7 +113,7 @@ TEST(BadInput, BadMagic) {
   const auto orig = seed();
   auto b = orig;
   b[kAlloc + 3] = 0xED;
-  expect_error(b, orig, kSeedAbi, 14, Errc::bad_magic, kAlloc, {"0x[eE][dD]|237", "0x[eE][eE]|238"});
+  expect_error(b, orig, kSeedAbi, 14, Errc::bad_magic, kAlloc, {{"0xed", "237"}, {"0xee", "238"}});
 }
 
 TEST(BadInput, BadMagicBigEndianFirstRecord) {
@@ -111,14 +127,14 @@ TEST(BadInput, LengthZero) {
   const auto orig = seed();
   auto b = orig;
   set_len_le(b, kAlloc, 0);
-  expect_error(b, orig, kSeedAbi, 14, Errc::length_below_header, kAlloc, {"\\b0\\b", "\\b12\\b|\\b24\\b"});
+  expect_error(b, orig, kSeedAbi, 14, Errc::length_below_header, kAlloc, {{"0"}, {"12", "24"}});
 }
 
 TEST(BadInput, LengthBelowHeader) {
   const auto orig = seed();
   auto b = orig;
   set_len_le(b, kAlloc, 8);
-  expect_error(b, orig, kSeedAbi, 14, Errc::length_below_header, kAlloc, {"\\b8\\b", "\\b12\\b|\\b24\\b"});
+  expect_error(b, orig, kSeedAbi, 14, Errc::length_below_header, kAlloc, {{"8"}, {"12", "24"}});
 }
 
 TEST(BadInput, LengthBelowModernHeader) {
@@ -126,14 +142,14 @@ TEST(BadInput, LengthBelowModernHeader) {
   const auto orig = modern();
   auto b = orig;
   set_len_le(b, 4416, 12);
-  expect_error(b, orig, kModernAbi, 5, Errc::length_below_header, 4416, {"\\b12\\b", "\\b16\\b"});
+  expect_error(b, orig, kModernAbi, 5, Errc::length_below_header, 4416, {{"12"}, {"16"}});
 }
 
 TEST(BadInput, LengthNotMultipleOf4) {
   const auto orig = seed();
   auto b = orig;
   set_len_le(b, kAlloc, 22);
-  expect_error(b, orig, kSeedAbi, 14, Errc::length_not_multiple_of_4, kAlloc, {"\\b22\\b", "\\b4\\b"});
+  expect_error(b, orig, kSeedAbi, 14, Errc::length_not_multiple_of_4, kAlloc, {{"22"}, {"4"}});
 }
 
 TEST(BadInput, FixedRecordBelowItsSize) {
@@ -141,7 +157,7 @@ TEST(BadInput, FixedRecordBelowItsSize) {
   const auto orig = seed();
   auto b = orig;
   set_len_le(b, kAlloc, 16);
-  expect_error(b, orig, kSeedAbi, 14, Errc::length_below_minimum, kAlloc, {"\\b16\\b", "\\b24\\b", "PMCALLOCATE"});
+  expect_error(b, orig, kSeedAbi, 14, Errc::length_below_minimum, kAlloc, {{"16"}, {"24"}, {"PMCALLOCATE"}});
 }
 
 TEST(BadInput, VariableRecordBelowItsFixedPart) {
@@ -149,35 +165,35 @@ TEST(BadInput, VariableRecordBelowItsFixedPart) {
   const auto orig = seed();
   auto b = orig;
   set_len_le(b, 464, 20);
-  expect_error(b, orig, kSeedAbi, 6, Errc::length_below_minimum, 464, {"\\b20\\b", "\\b24\\b|\\b28\\b", "MAP_IN"});
+  expect_error(b, orig, kSeedAbi, 6, Errc::length_below_minimum, 464, {{"20"}, {"24", "28"}, {"MAP_IN"}});
 }
 
 TEST(BadInput, FixedRecordWrongSize) {
   const auto orig = seed();
   auto b = orig;
   set_len_le(b, kAlloc, 28);
-  expect_error(b, orig, kSeedAbi, 14, Errc::length_wrong_size, kAlloc, {"\\b28\\b", "\\b24\\b", "PMCALLOCATE"});
+  expect_error(b, orig, kSeedAbi, 14, Errc::length_wrong_size, kAlloc, {{"28"}, {"24"}, {"PMCALLOCATE"}});
 }
 
 TEST(BadInput, TruncatedTail) {
   // Seed rec=25 PROCEXEC at 5256, 60 bytes: keep 30 of them.
   const auto orig = seed();
   std::vector<uint8_t> b(orig.begin(), orig.begin() + 5256 + 30);
-  expect_error(b, orig, kSeedAbi, 25, Errc::truncated, 5256, {"\\b60\\b", "\\b30\\b"}, 30);
+  expect_error(b, orig, kSeedAbi, 25, Errc::truncated, 5256, {{"60"}, {"30"}}, 30);
 }
 
 TEST(BadInput, TruncatedInsideTheHeader) {
   // Only 6 bytes of the 12-byte header: the length is known, 54 bytes are missing.
   const auto orig = seed();
   std::vector<uint8_t> b(orig.begin(), orig.begin() + 5256 + 6);
-  expect_error(b, orig, kSeedAbi, 25, Errc::truncated, 5256, {"\\b60\\b"}, 54);
+  expect_error(b, orig, kSeedAbi, 25, Errc::truncated, 5256, {{"60"}}, 54);
 }
 
 TEST(BadInput, UnknownTypeIsSkippable) {
   const auto orig = seed();
   auto b = orig;
   b[kAlloc + 2] = 18;  // THR_CREATE's number, undefined in L3
-  expect_error(b, orig, kSeedAbi, 14, Errc::unknown_type, kAlloc, {"\\b18\\b"});
+  expect_error(b, orig, kSeedAbi, 14, Errc::unknown_type, kAlloc, {{"18"}});
 
   auto rd = pmclog::LogReader::over(b, kSeedAbi);
   pmclog::Record r;
@@ -204,7 +220,7 @@ TEST(BadInput, UnknownModernTypes0And4) {
   for (uint8_t t : {0, 4}) {
     auto b = orig;
     b[4416 + 2] = t;
-    expect_error(b, orig, kModernAbi, 5, Errc::unknown_type, 4416, {"\\b" + std::to_string(t) + "\\b"});
+    expect_error(b, orig, kModernAbi, 5, Errc::unknown_type, 4416, {{std::to_string(t)}});
     auto st = pmclog::LogReader::stream(pmclog::span_source(b, 5), kModernAbi);
     pmclog::Record r;
     pmclog::Error e;
@@ -275,7 +291,7 @@ TEST(BadInput, CallchainTooDeep) {
     }
     const auto bad = callchain_log(c.g, c.width, c.o, c.limit + 1);
     expect_error(bad, bad, abi, 1, Errc::callchain_too_deep, c.off,
-                 {"\\b" + std::to_string(c.limit + 1) + "\\b", "\\b" + std::to_string(c.limit) + "\\b"});
+                 {{std::to_string(c.limit + 1)}, {std::to_string(c.limit)}});
   }
 }
 
@@ -284,7 +300,7 @@ TEST(BadInput, CallchainPayloadNotWholeAddresses) {
   const auto orig = seed();
   auto b = orig;
   set_len_le(b, 20, 28);
-  expect_error(b, orig, kSeedAbi, 1, Errc::callchain_misaligned, 20, {"\\b8\\b"});
+  expect_error(b, orig, kSeedAbi, 1, Errc::callchain_misaligned, 20, {{"8"}});
 }
 
 TEST(BadInput, ErrorsNeverThrowOnEmptyOrTinyInput) {

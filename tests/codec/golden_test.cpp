@@ -116,6 +116,17 @@ TEST(GoldenFolder, EveryLogIsTested) {
   EXPECT_EQ(n, static_cast<int>(std::size(kGolden)));
 }
 
+// The listing parser itself: the modern listing's rate notes become rate fields.
+TEST(GoldenFolder, ListingNotesGiveTheRate) {
+  const Listing L = parse_listing(read_file(fixtures_dir() + "/golden/modern-lp64-le.expected.txt"));
+  ASSERT_TRUE(L.error.empty()) << L.error;
+  ASSERT_EQ(L.records.size(), 30u);
+  EXPECT_EQ(L.total_bytes, 9496u);
+  const auto& f = L.records[17].fields;
+  ASSERT_FALSE(f.empty());
+  EXPECT_EQ(f.back(), (std::pair<std::string, std::string>("rate", "0x4847464544434241")));
+}
+
 // The modern PMCALLOCATEDYN puts the rate at 32 and the name at 40 (FORMAT.md §5): check the
 // raw bytes of the golden rec=17, whose rate 0x4847464544434241 is "ABCDEFGH" low word first.
 TEST(GoldenModern, AllocateDynNameAfterRate) {

@@ -41,7 +41,12 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string q(const fs::path& p) {
+  std::string s = "'";  // appends: GCC 12 warns falsely on "literal" + std::string&&
+  s += p.string();
+  s += '\'';
+  return s;
+}
 
 }  // namespace
 
@@ -56,7 +61,7 @@ int main(int argc, char** argv) {
     else if (a == "--size" && i + 1 < argc) size = std::strtoull(argv[++i], nullptr, 0);
     else dir = a;
   }
-  const fs::path work = dir / ("bench-write." + std::to_string(getpid()));
+  const fs::path work = dir / (std::string("bench-write.") + std::to_string(getpid()));
   fs::create_directories(work);
   const std::string w = PMCLOG_WRITE_BIN;
   const std::string sz = std::to_string(size);
@@ -68,7 +73,7 @@ int main(int argc, char** argv) {
 
   std::vector<double> cat_s, synth_s;
   for (int r = 0; r < runs; ++r) {
-    cat_s.push_back(seconds_of("cat " + q(work / "src.pmclog") + " > " + q(work / "copy")));
+    cat_s.push_back(seconds_of(std::string("cat ") + q(work / "src.pmclog") + " > " + q(work / "copy")));
     fs::remove(work / "copy");
     synth_s.push_back(seconds_of(w + " synth -q -s " + sz + " -o " + q(work / "synth.pmclog")));
     fs::remove(work / "synth.pmclog");
@@ -106,7 +111,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < runs; ++r) {
     json_s.push_back(seconds_of(w + " -q " + q(work / "in.jsonl") + " -o " + q(work / "out.pmclog")));
   }
-  const bool same = std::system(("cmp -s " + q(work / "j.pmclog") + " " + q(work / "out.pmclog")).c_str()) == 0;
+  const bool same = std::system((std::string("cmp -s ") + q(work / "j.pmclog") + " " + q(work / "out.pmclog")).c_str()) == 0;
   std::printf("jsonl -> bytes, %d runs, median:\n", runs);
   std::printf("  %.0f MB of JSON in %.3f s = %.0f MB/s of JSON input (target >= 100 MB/s)%s\n",
               json_mb, median(json_s), json_mb / median(json_s),

@@ -364,6 +364,148 @@ class Sax {
   std::array<bool, kSlotCount> hex_seen_{};
 };
 
+// A lexer for the common shape of these lines (what pmclog-dump writes): plain strings
+// without escapes or non-ASCII bytes, integers, arrays and small objects. It drives the same
+// Sax handler as nlohmann's parser, so the meaning of a line cannot differ; anything else
+// (escapes, floats, odd bytes, any syntax error) returns `unsupported`, and the line is then
+// parsed by nlohmann (which also words the syntax errors). It exists for speed: nlohmann's
+// lexer builds every token byte by byte and converts numbers with strtoull.
+class FastLexer {
+ public:
+  enum Result { done, rejected, unsupported };
+  FastLexer(std::string_view s, Sax& sax) : p_(s.data()), end_(s.data() + s.size()), sax_(sax) {}
+
+  Result run() {
+    ws();
+    if (p_ == end_ || *p_ != '{') return unsupported;
+    const Result r = object(0);
+    if (r != done) return r;
+    ws();
+    return p_ == end_ ? done : unsupported;
+  }
+
+ private:
+  void ws() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r' || *p_ == '\n')) ++p_;
+  }
+  // A string without escapes or bytes outside printable ASCII, into tmp_.
+  bool str() {
+    ++p_;  // opening quote
+    const char* b = p_;
+    while (p_ != end_) {
+      const unsigned char ch = static_cast<unsigned char>(*p_);
+      if (ch == '"') break;
+      if (ch == '\\' || ch < 0x20 || ch >= 0x80) return false;
+      ++p_;
+    }
+    if (p_ == end_) return false;
+    tmp_.assign(b, p_);
+    ++p_;
+    return true;
+  }
+  Result value(int depth) {
+    if (p_ == end_) return unsupported;
+    const char ch = *p_;
+    if (ch == '"') {
+      if (!str()) return unsupported;
+      return sax_.string(tmp_) ? done : rejected;
+    }
+    if (ch == '{') return object(depth + 1);
+    if (ch == '[') return array(depth + 1);
+    if (ch == '-' || (ch >= '0' && ch <= '9')) return number();
+    return unsupported;  // true, false, null and the rest: nlohmann's turn
+  }
+  Result number() {
+    const bool neg = *p_ == '-';
+    if (neg) ++p_;
+    const char* b = p_;
+    uint64_t v = 0;
+    while (p_ != end_ && *p_ >= '0' && *p_ <= '9') {
+      const uint64_t d = static_cast<uint64_t>(*p_ - '0');
+      if (v > (UINT64_MAX - d) / 10) return unsupported;  // beyond 64 bits
+      v = v * 10 + d;
+      ++p_;
+    }
+    if (p_ == b || (p_ - b > 1 && *b == '0')) return unsupported;
+    if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return unsupported;
+    if (!neg) return sax_.number_unsigned(v) ? done : rejected;
+    if (v > (uint64_t{1} << 63)) return unsupported;
+    const auto x = v == (uint64_t{1} << 63) ? INT64_MIN : -static_cast<int64_t>(v);
+    return sax_.number_integer(x) ? done : rejected;
+  }
+  Result array(int depth) {
+    if (depth > 8) return unsupported;
+    ++p_;
+    if (!sax_.start_array(static_cast<std::size_t>(-1))) return rejected;
+    ws();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return sax_.end_array() ? done : rejected;
+    }
+    for (;;) {
+      ws();
+      const Result r = value(depth);
+      if (r != done) return r;
+      ws();
+      if (p_ == end_) return unsupported;
+      if (*p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (*p_ != ']') return unsupported;
+      ++p_;
+      return sax_.end_array() ? done : rejected;
+    }
+  }
+  Result object(int depth) {
+    if (depth > 8) return unsupported;
+    ++p_;
+    if (!sax_.start_object(static_cast<std::size_t>(-1))) return rejected;
+    ws();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return sax_.end_object() ? done : rejected;
+    }
+    for (;;) {
+      ws();
+      if (p_ == end_ || *p_ != '"' || !str()) return unsupported;
+      if (!sax_.key(tmp_)) return rejected;
+      ws();
+      if (p_ == end_ || *p_ != ':') return unsupported;
+      ++p_;
+      ws();
+      const Result r = value(depth);
+      if (r != done) return r;
+      ws();
+      if (p_ == end_) return unsupported;
+      if (*p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (*p_ != '}') return unsupported;
+      ++p_;
+      return sax_.end_object() ? done : rejected;
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+  Sax& sax_;
+  std::string tmp_;
+};
+
+// The kind of a "type" member: the exact ids first (what the dump writes), then every
+// spelling parse_kind() accepts.
+std::optional<Kind> kind_by_id(std::string_view s) {
+  static const auto ids = [] {
+    std::unordered_map<std::string_view, Kind> m;
+    for (int k = 0; k < kKindCount; ++k) m.emplace(kind_id(static_cast<Kind>(k)), static_cast<Kind>(k));
+    return m;
+  }();
+  if (const auto it = ids.find(s); it != ids.end()) return it->second;
+  return parse_kind(s);
+}
+
 // Two's complement of a negative value within `bits`, or an error message.
 std::optional<std::string> fit(const Num& n, unsigned bits, uint64_t& out) {
   const uint64_t max = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
@@ -403,21 +545,32 @@ Result<JsonRecord> parse_json_record(std::string_view line, const Abi& abi) {
 Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
                                           JsonLineInfo& info) {
   thread_local Collected c;  // reused: its strings and vectors keep their capacity
-  c.num.fill(Num{});
-  c.text_present.fill(false);
-  c.text_hex_present.fill(false);
-  c.has_type = c.has_payload = c.has_pcs = c.has_pcs_hex = false;
-  c.generation.clear();
-  c.byte_order.clear();
-  c.unwritten.clear();
-  c.pcs.clear();
-  c.pcs_hex.clear();
-
-  Sax sax(c);
-  const bool ok = json::sax_parse(line.begin(), line.end(), &sax, json::input_format_t::json,
-                                  /*strict=*/true);
-  if (!ok || !sax.error.empty())
-    return fail(Errc::value_out_of_range, sax.error.empty() ? "invalid JSON" : sax.error);
+  auto reset = [] {
+    c.num.fill(Num{});
+    c.text_present.fill(false);
+    c.text_hex_present.fill(false);
+    c.has_type = c.has_payload = c.has_pcs = c.has_pcs_hex = false;
+    c.generation.clear();
+    c.byte_order.clear();
+    c.unwritten.clear();
+    c.pcs.clear();
+    c.pcs_hex.clear();
+  };
+  reset();
+  std::string sax_error;
+  {
+    Sax fast_sax(c);
+    const auto r = FastLexer(line, fast_sax).run();
+    if (r == FastLexer::rejected) sax_error = fast_sax.error;
+    if (r == FastLexer::unsupported) {
+      reset();
+      Sax sax(c);
+      const bool ok = json::sax_parse(line.begin(), line.end(), &sax,
+                                      json::input_format_t::json, /*strict=*/true);
+      if (!ok || !sax.error.empty()) sax_error = sax.error.empty() ? "invalid JSON" : sax.error;
+    }
+  }
+  if (!sax_error.empty()) return fail(Errc::value_out_of_range, sax_error);
 
   info = JsonLineInfo{};
   info.has_ts_sec = c.num[kTsSec].present;
@@ -442,7 +595,7 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
   if (c.has_type) {
     if (c.type == "unknown") {
       r.kind = Kind::unknown;
-    } else if (auto k = parse_kind(c.type)) {
+    } else if (auto k = kind_by_id(c.type)) {
       r.kind = *k;
     } else {
       return fail(Errc::unknown_type, "field 'type': unknown type \"" + c.type + "\"");

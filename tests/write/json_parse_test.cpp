@@ -93,6 +93,28 @@ TEST(JsonParse, UnknownMembersAreIgnored) {
   EXPECT_EQ(r->value[Field::pid], 3u);
 }
 
+// The fast lexer and nlohmann's parser (taken for escapes, non-ASCII text, literals) must
+// agree on every line.
+TEST(JsonParse, FastPathAndNlohmannAgree) {
+  const char* plain = R"({"type":"map-in","pid":7,"start":"0x800600000","path":"/lib/libc.so.7"})";
+  const char* escaped =
+      "{ \"type\" : \"map-in\",\n \"pid\":7 , \"start\":34366029824,"
+      "\"path\":\"\\/lib\\/libc.so.7\", \"x\":[true,null,1.5] }";
+  auto a = parse_json_record(plain, kL3);
+  auto b = parse_json_record(escaped, kL3);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(a->value, b->value);
+  auto u = parse_json_record(R"({"type":"map-in","pid":1,"start":0,"path":"/usr/lib/café"})", kL3);
+  ASSERT_TRUE(u.ok()) << u.error().message;
+  EXPECT_EQ(u->value.text, "/usr/lib/caf\xc3\xa9");
+  const std::string raw = std::string(R"({"type":"map-in","pid":1,"start":0,"path":"/x/caf)") +
+                          "\xc3\xa9\"}";  // raw UTF-8 bytes: nlohmann's path
+  auto n = parse_json_record(raw, kL3);
+  ASSERT_TRUE(n.ok()) << n.error().message;
+  EXPECT_EQ(n->value.text, "/x/caf\xc3\xa9");
+}
+
 struct Bad {
   const char* line;
   Abi abi;

@@ -143,8 +143,8 @@ struct Opener {
       err = open_failure_message(name, e, s.system_wide,
                                  !leader && events[ei].spec.hardware);
       if (leader && e == EINVAL)
-        err += "; this kernel may not allow inherited PERF_SAMPLE_READ (Linux >= 6.12 "
-               "does), which --count needs";
+        err += "; this kernel may not allow inherited PERF_SAMPLE_READ (recent kernels "
+               "do), which --count needs";
       return -e;
     }
     return -EINVAL;

@@ -389,6 +389,10 @@ int run_record(const Options& opt) {
   int child_status = 0;
   for (;;) {
     poll(pfds.data(), pfds.size(), 50);
+    // A buffer whose events all ended (the task exited) reports POLLHUP forever; stop
+    // polling it so the loop sleeps instead of spinning. drain() still reads it.
+    for (auto& p : pfds)
+      if (p.revents & (POLLHUP | POLLERR)) p.fd = -1;
     drain();
     if (command_mode && !child_done) {
       int st;

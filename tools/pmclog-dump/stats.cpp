@@ -62,6 +62,7 @@ void Stats::add(const pmclog::Record& r, const LogState& st) {
       auto& p = pmcs_[static_cast<uint32_t>(r[Field::pmcid])];
       p.event = static_cast<uint32_t>(r[Field::event]);
       p.flags = static_cast<uint32_t>(r[Field::flags]);
+      p.allocated = true;
       if (r.kind == Kind::pmcallocatedyn) {
         p.name = std::string(r.text);
         p.named = true;
@@ -118,6 +119,10 @@ void Stats::print_text(const LogState& st, Output& out) {
   }
   fmt::format_to(it, "pmcs: {}\n", pmcs_.size());
   for (const auto& [id, p] : pmcs_) {
+    if (!p.allocated) {
+      fmt::format_to(it, "  0x{:08x} (no PMCALLOCATE in the log) {} samples\n", id, p.samples);
+      continue;
+    }
     fmt::format_to(it, "  0x{:08x} event 0x{:x} \"", id, p.event);
     pmclog::append_escaped(out.buf, p.named ? p.name : "?");
     fmt::format_to(it, "\" {} samples\n", p.samples);
@@ -168,8 +173,10 @@ void Stats::print_json(const LogState& st, Output& out) {
   b += "],\"pmcs\":[";
   first = true;
   for (const auto& [id, p] : pmcs_) {
-    fmt::format_to(it, "{}{{\"pmcid\":{},\"event\":{},\"flags\":{},\"samples\":{},\"name\":",
-                   first ? "" : ",", id, p.event, p.flags, p.samples);
+    fmt::format_to(it, "{}{{\"pmcid\":{},\"samples\":{}", first ? "" : ",", id, p.samples);
+    if (p.allocated) fmt::format_to(it, ",\"event\":{},\"flags\":{}", p.event, p.flags);
+    else b += ",\"event\":null,\"flags\":null";
+    b += ",\"name\":";
     if (p.named) pmclog::append_json_string(b, p.name);
     else b += "null";
     b += "}";

@@ -35,6 +35,7 @@ class Stats {
     uint32_t flags = 0;
     std::string name;
     bool named = false;
+    bool allocated = false;  // a PMCALLOCATE/PMCALLOCATEDYN for it was seen
     uint64_t samples = 0;
   };
   std::map<pmclog::Kind, KindCount> kinds_;

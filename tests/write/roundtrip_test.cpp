@@ -45,26 +45,31 @@ std::string abi_flags(const Abi& abi) {
   return abi.byte_order == ByteOrder::big ? " -b big" : "";
 }
 
-void expect_round_trip_via_library(const fs::path& log) {
+// False when the log does not decode cleanly (the promise covers only clean logs).
+bool expect_round_trip_via_library(const fs::path& log) {
   ScratchDir d;
   Abi abi;
   const auto jsonl = to_jsonl(log, abi);
-  if (!jsonl) GTEST_SKIP() << log << " does not decode cleanly";
+  if (!jsonl) return false;
   spit(d / "in.jsonl", *jsonl);
   const Outcome r = run(write_bin() + " -q" + abi_flags(abi) + " " + q(d / "in.jsonl") + " -o " +
                         q(d / "out.pmclog"),
                     d);
-  ASSERT_EQ(r.status, 0) << log << ": " << r.err;
+  EXPECT_EQ(r.status, 0) << log << ": " << r.err;
   EXPECT_TRUE(bytes_of(d / "out.pmclog") == bytes_of(log)) << log << " does not come back exact";
+  return true;
 }
 
 TEST(RoundTrip, EveryFixtureThroughLibraryJson) {
   const auto files = fixtures();
-  ASSERT_GE(files.size(), 2u);
+  ASSERT_GE(files.size(), 2u);  // golden; plus fixtures/<gen>-<32|64>-<le|be>.pmclog
+  size_t clean = 0;
   for (const fs::path& f : files) {
     SCOPED_TRACE(f.string());
-    expect_round_trip_via_library(f);
+    clean += expect_round_trip_via_library(f);
   }
+  // The golden logs and the per-ABI fixtures all decode cleanly.
+  EXPECT_EQ(clean, files.size());
 }
 
 TEST(RoundTrip, EveryFixtureThroughPmclogDump) {
@@ -108,7 +113,7 @@ TEST(RoundTrip, StaleBytesComeBack) {
   }
   EXPECT_GT(paths, 0u);
   spit(d / "stale.pmclog", std::string(bytes.begin(), bytes.end()));
-  expect_round_trip_via_library(d / "stale.pmclog");
+  EXPECT_TRUE(expect_round_trip_via_library(d / "stale.pmclog"));
 }
 
 // Synthetic logs of every ABI, through the same path.
@@ -122,7 +127,7 @@ TEST(RoundTrip, SynthLogsOfEveryAbi) {
                               " -b " + b + " -o " + q(d / "s.pmclog"),
                           d);
         ASSERT_EQ(s.status, 0) << s.err;
-        expect_round_trip_via_library(d / "s.pmclog");
+        EXPECT_TRUE(expect_round_trip_via_library(d / "s.pmclog"));
       }
 }
 

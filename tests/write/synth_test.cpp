@@ -34,9 +34,9 @@ std::string fmt_args(const AbiCase& c) {
 }
 
 constexpr size_t PINNED_M10_SIZE = 195772;
-constexpr uint64_t PINNED_M10_FNV = 9140222315770954838ull;
+constexpr uint64_t PINNED_M10_FNV = 18393410965695490035ull;
 constexpr size_t PINNED_L3_SIZE = 114620;
-constexpr uint64_t PINNED_L3_FNV = 18225138115550055445ull;
+constexpr uint64_t PINNED_L3_FNV = 11155133786239583828ull;
 
 std::vector<AbiCase> all_abis() {
   std::vector<AbiCase> v;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "pmclog/encode.h"
+#include "pmclog/layout.h"
 #include "record_stream.h"
 #include "tool_error.h"
 
@@ -14,28 +15,35 @@ CpuBuffers::CpuBuffers(RecordStream& stream, const Abi& abi, uint32_t cpus, size
     bufs_.resize(cpus);
     for (auto& b : bufs_) b.reserve(size_ + 65536);
   }
+  if (layout_for(abi, Kind::callchain)) callchain_.emplace(abi);
+}
+
+uint32_t CpuBuffers::emit_callchain(const RecordValue& r, uint32_t cpu) {
+  std::vector<uint8_t>& to = per_cpu_ ? bufs_[cpu] : stream_.pending();
+  return placed(to, callchain_->append(r, to));
 }
 
 uint32_t CpuBuffers::emit(const RecordValue& r, uint32_t cpu) {
   std::vector<uint8_t>& to = per_cpu_ ? bufs_[cpu] : stream_.pending();
   const auto len = encode(r, abi_, to);
   if (!len.ok()) throw ToolError(kExitUsageOrIo, "internal error: " + len.error().message);
-  bytes_ += len.value();
+  return placed(to, len.value());
+}
+
+// Bookkeeping after a record of `len` bytes was appended to `to`.
+uint32_t CpuBuffers::placed(std::vector<uint8_t>& to, uint32_t len) {
+  bytes_ += len;
   ++records_;
-  if (!per_cpu_) {
-    stream_.added();
-    return len.value();
-  }
-  if (to.size() > size_) {
+  if (per_cpu_ && to.size() > size_) {
     // The record does not fit: the full part goes to the writer, the record starts a fresh
     // buffer (a record never spans two buffers).
-    const size_t keep = to.size() - len.value();
+    const size_t keep = to.size() - len;
     stream_.write_records({to.data(), keep});
-    std::memmove(to.data(), to.data() + keep, len.value());
-    to.resize(len.value());
+    std::memmove(to.data(), to.data() + keep, len);
+    to.resize(len);
   }
   stream_.added();
-  return len.value();
+  return len;
 }
 
 void CpuBuffers::despatch(uint32_t cpu) {

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "pmclog/abi.h"
+#include "callchain_writer.h"
 #include "pmclog/record.h"
 
 namespace pmclog::write {
@@ -20,6 +22,8 @@ class CpuBuffers {
   // Encodes the record into its CPU's buffer (modern) or the stream (legacy); returns its
   // length. Throws ToolError on an encoder error (a bug in the model).
   uint32_t emit(const RecordValue& r, uint32_t cpu);
+  // The same for CALLCHAIN through the fast writer (most of a synthetic log's bytes).
+  uint32_t emit_callchain(const RecordValue& r, uint32_t cpu);
   // Synchronous despatch: the CPU's buffer goes to the file now (the kernel does this after
   // PMCALLOCATE, FORMAT.md §5).
   void despatch(uint32_t cpu);
@@ -34,6 +38,8 @@ class CpuBuffers {
   bool per_cpu_;
   size_t size_;
   std::vector<std::vector<uint8_t>> bufs_;
+  std::optional<CallchainWriter> callchain_;  // generations with CALLCHAIN
+  uint32_t placed(std::vector<uint8_t>& to, uint32_t len);
   uint64_t bytes_ = 0, records_ = 0;
 };
 

@@ -376,7 +376,7 @@ bool Model::sample() {
   rv_[Field::tid] = tid;
   rv_[Field::pmcid] = event_pmcid(e, p.cpu);
   rv_[Field::cpuflags] = p.cpu << 16 | (kernel ? 0 : kCallchainUserspace);
-  emit(p.cpu);
+  out_.emit_callchain(rv_, p.cpu);
   return true;
 }
 

@@ -74,6 +74,12 @@ const std::vector<ProgramDecl>& program_decls() {
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+// One multiplication per hash for the per-frame choices; the high half is well mixed.
+uint64_t quick_hash(uint64_t a, uint64_t b) {
+  const uint64_t z = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xD6E8FEB86659FD93ull;
+  return z ^ (z >> 29);
+}
+
 // A hash reduced to [0, n) by multiply-shift: no division on the per-frame path.
 uint32_t reduce(uint64_t h, uint32_t n) {
   return static_cast<uint32_t>(((h >> 32) * n) >> 32);
@@ -203,7 +209,7 @@ World::Frame World::pick_leaf(const std::vector<Mapping>& maps, bool kernel, Rng
 }
 
 bool World::caller(const std::vector<Mapping>& maps, bool kernel, Frame f, Frame& up) const {
-  const uint64_t h = mix(seed_ ^ maps[f.map].object, f.func);
+  const uint64_t h = quick_hash(seed_ ^ maps[f.map].object, f.func);
   if (f.map != 0) {
     // A library's low-numbered functions are its entry points, called from the program
     // (or, in the kernel, a module's from the kernel); the others from within the object.
@@ -224,8 +230,8 @@ bool World::caller(const std::vector<Mapping>& maps, bool kernel, Frame f, Frame
 uint64_t World::call_site(const std::vector<Mapping>& maps, Frame c, Frame callee) const {
   const Object& o = objects_[maps[c.map].object];
   const uint32_t start = o.func_start[c.func], end = o.func_end(c.func);
-  const uint64_t h = mix(mix(seed_, maps[c.map].object * 65536ull + c.func),
-                         maps[callee.map].object * 65536ull + callee.func);
+  const uint64_t h = quick_hash(seed_ ^ (uint64_t{maps[c.map].object} << 48 | uint64_t{c.func} << 24),
+                                maps[callee.map].object * 65536ull + callee.func);
   // A return address: past the call instruction, inside the caller.
   return maps[c.map].base + start + 5 + reduce(h, end - start - 5);
 }

@@ -152,7 +152,8 @@ INSTANTIATE_TEST_SUITE_P(Generations, RecordGenerations, ::testing::Values("L3",
 TEST(RecordCli, ForkingWorkloadGivesProcforkAndChildSamples) {
   TempDir dir;
   const std::string out = dir.file("fork.pmclog");
-  auto r = run({kRecord, "-o", out, "--", kForkHot, "1.0"});
+  // Modern generation, so that the child's PROC_CREATE/THR_CREATE are checked too.
+  auto r = run({kRecord, "--generation", "M10", "-o", out, "--", kForkHot, "1.0"});
   ASSERT_EQ(r.status, 0) << r.err;
   Log log = read_log(out);
   expect_frame(log, "cpu-clock");
@@ -171,6 +172,17 @@ TEST(RecordCli, ForkingWorkloadGivesProcforkAndChildSamples) {
   bool child_exit = false;
   for (auto* e : log.of(Kind::sysexit)) child_exit = child_exit || (*e)[Field::pid] == child;
   EXPECT_TRUE(child_exit);
+  // Linux keeps 15 characters of the program name; the child inherits the parent's.
+  const std::string comm = kForkHot.substr(kForkHot.rfind('/') + 1, 15);
+  bool created = false, thread = false, thread_exit = false;
+  for (auto* c : log.of(Kind::proc_create))
+    created = created || ((*c)[Field::pid] == child && c->text == comm);
+  for (auto* t : log.of(Kind::thr_create))
+    thread = thread || ((*t)[Field::tid] == child && (*t)[Field::pid] == child && t->text == comm);
+  for (auto* t : log.of(Kind::thr_exit)) thread_exit = thread_exit || (*t)[Field::tid] == child;
+  EXPECT_TRUE(created) << "PROC_CREATE of the child named " << comm;
+  EXPECT_TRUE(thread) << "THR_CREATE of the child's thread";
+  EXPECT_TRUE(thread_exit);
 }
 
 TEST(RecordCli, ExecingWorkloadGivesTwoProcexecsAndSamplesAfterExec) {
@@ -353,7 +365,7 @@ TEST(RecordCli, LostSamplesBecomeDropnotify) {
   for (int attempt = 0; attempt < 3; ++attempt) {
     TempDir dir;
     const std::string out = dir.file("lost.pmclog");
-    auto r = run({kRecord, "--mmap-pages", "1", "-c", "50000", "-o", out, "--", kCpuHot, "1.0"});
+    auto r = run({kRecord, "--mmap-pages", "1", "-c", "50000", "-o", out, "--", kCpuHot, "0.5"});
     ASSERT_EQ(r.status, 0) << r.err;
     Log log = read_log(out);
     expect_frame(log, "cpu-clock");

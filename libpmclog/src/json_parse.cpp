@@ -49,26 +49,55 @@ enum Slot : int {
   kIgnored = -1,
 };
 
-const std::unordered_map<std::string_view, int>& slot_table() {
-  static const auto table = [] {
-    static std::vector<std::string> names;  // owns the _hex names the views point into
-    names.reserve(kFieldCount);
-    std::unordered_map<std::string_view, int> t;
+// Member name -> slot, as a small open-addressing table: a line has a dozen members, and a
+// general hash map's hashing and bucket division showed in profiles.
+class SlotTable {
+ public:
+  SlotTable() {
+    names_.reserve(128);  // owns the strings the views point into: never reallocated
     for (int f = 0; f < kFieldCount; ++f) {
-      const std::string_view n = field_name(static_cast<Field>(f));
-      t.emplace(n, f);
-      names.push_back(std::string(n) + "_hex");
+      add(std::string(field_name(static_cast<Field>(f))), f);
+      add(std::string(field_name(static_cast<Field>(f))) + "_hex", kHexBase + f);
     }
-    for (int f = 0; f < kFieldCount; ++f) t.emplace(names[f], kHexBase + f);
     const std::pair<const char*, int> extra[] = {
         {"type", kType},         {"type_code", kTypeCode},     {"length", kLength},
         {"offset", kOffset},     {"generation", kGeneration},  {"ts_sec", kTsSec},
         {"ts_nsec", kTsNsec},    {"tsc", kTsc},                {"tsc_hex", kTscHex},
         {"cpu", kCpu},           {"unwritten", kUnwritten},    {"payload_hex", kPayloadHex},
         {"address_width", kAddressWidth}, {"byte_order", kByteOrder}};
-    for (const auto& [n, s] : extra) t.emplace(n, s);
-    return t;
-  }();
+    for (const auto& [n, slot] : extra) add(n, slot);
+  }
+  int find(std::string_view k) const {
+    for (uint32_t i = hash(k);; i = (i + 1) & kMask) {
+      if (entries_[i].slot == kIgnored) return kIgnored;
+      if (entries_[i].name == k) return entries_[i].slot;
+    }
+  }
+
+ private:
+  static constexpr uint32_t kMask = 255;  // 256 entries for about 75 names
+  static uint32_t hash(std::string_view k) {
+    uint32_t h = 2166136261u;
+    for (char ch : k) h = (h ^ static_cast<unsigned char>(ch)) * 16777619u;
+    return (h ^ (h >> 16)) & kMask;
+  }
+  void add(std::string name, int slot) {
+    names_.push_back(std::move(name));
+    const std::string_view n = names_.back();
+    uint32_t i = hash(n);
+    while (entries_[i].slot != kIgnored) i = (i + 1) & kMask;
+    entries_[i] = {n, slot};
+  }
+  struct Entry {
+    std::string_view name;
+    int slot = kIgnored;
+  };
+  std::vector<std::string> names_;
+  std::array<Entry, kMask + 1> entries_{};
+};
+
+const SlotTable& slot_table() {
+  static const SlotTable table;
   return table;
 }
 
@@ -213,9 +242,7 @@ class Sax {
   bool key(std::string& k) {
     if (skipping()) return true;
     if (depth_ == 1) {
-      const auto& t = slot_table();
-      const auto it = t.find(k);
-      slot_ = it == t.end() ? kIgnored : it->second;
+      slot_ = slot_table().find(k);
       key_ = std::move(k);
     } else if (in_patch_) {
       patch_key_ = std::move(k);

@@ -42,6 +42,36 @@ TEST(Rules, ValidBaselineOfEveryAbiIsClean) {
   }
 }
 
+TEST(Rules, FramingAndStructureRulesInEveryAbi) {
+  // Byte order, width and header size come from the ABI; the same damage must be found in
+  // each of them, at the same record.
+  for (const Abi& abi : all_abis()) {
+    {
+      LogBuilder b(abi);
+      const auto x = build_valid(b);
+      b.set_magic(x.userdata, 0x12);
+      b.set_type(x.sysexit, 77);
+      b.truncate(2);
+      const auto r = check(b);
+      EXPECT_EQ(rule_ids(r), (V{"bad-magic", "unknown-type", "truncated"}))
+          << describe(abi) << "\n" << dump(r);
+      if (r.diagnostics.size() == 3) {
+        EXPECT_EQ(r.diagnostics[0].offset, b.offset(x.userdata));
+        EXPECT_EQ(r.diagnostics[1].offset, b.offset(x.sysexit));
+        EXPECT_EQ(r.diagnostics[2].offset, b.offset(x.closelog));
+      }
+    }
+    {
+      LogBuilder b(abi);
+      build_valid(b, false);
+      b.sample(kPid, process_pmcid(abi.generation, 9));
+      const auto r = check(b);
+      EXPECT_EQ(rule_ids(r), (V{"pmcid-never-allocated", "missing-closelog"}))
+          << describe(abi) << "\n" << dump(r);
+    }
+  }
+}
+
 TEST(Rules, EveryRuleHasACraftedTest) {
   // Keeps this file honest when a rule is added: each id below has a TEST that triggers it.
   const V tested = {"not-a-log", "bad-magic", "length-below-header", "length-unaligned",

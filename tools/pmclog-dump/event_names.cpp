@@ -2,8 +2,8 @@
 // sys/dev/hwpmc/pmc_events.h of 9.3 and 12.x; no FreeBSD code is copied):
 //  - legacy L2/L3 (9.x-11.x block layout): TSC 0x1000, AMD K7 0x2000, AMD K8 0x2080, Intel
 //    fixed-function IAF 0x10000, Pentium 4 0x11000, Pentium 0x11080, P6 0x11100; the
-//    programmable IAP events (0x10080) are named through per-CPU alias tables in libpmc, and
-//    only a few aliases are here (legacy_iap_aliases);
+//    programmable IAP events (0x10080) are named through per-CPU alias tables in libpmc; here
+//    only the seven architectural events for Atom and Core i7, and SB_DRAIN.ANY for Core i7;
 //  - modern M9/M10 without a pmu-events match: TSC, K7, K8 and IAF at the same codes
 //    (M10 names the TSC event "cycles", FORMAT.md §8).
 // Missing: most IAP aliases, UCF/UCP, XScale, MIPS, PowerPC, ARM blocks, L1's block layout.

@@ -145,12 +145,27 @@ const EventBlock kBlocks[] = {
 };
 #undef DUMP_BLOCK
 
-// Intel programmable (IAP) events are named per CPU type through libpmc's alias tables; the
-// enum index of IAP_EVENT_04H_07H is 12 in the 9.x list, so its code is 0x10080 + 12.
-constexpr uint32_t kCoreI7 = 0x8B;  // PMC_CPU_INTEL_COREI7 (FORMAT.md §7.4)
+// Intel programmable (IAP) events are named per CPU type through libpmc's alias tables, and
+// libpmc prints the first alias of the code in the CPU's table. The Atom and Core i7 tables of
+// 9.3 begin with the seven architectural aliases. Codes are 0x10080 + the event's index in the
+// 9.3 IAP enum list (counted from that list: EVENT_04H_07H is 12, matching the golden log).
+constexpr uint32_t kIap = 0x10080;
+constexpr uint32_t kAtom = 0x8A;    // PMC_CPU_INTEL_ATOM (FORMAT.md §7.4)
+constexpr uint32_t kCoreI7 = 0x8B;  // PMC_CPU_INTEL_COREI7
+#define DUMP_ARCHITECTURAL(cpu)                                                              \
+  {kIap + 521, cpu, "branch-instruction-retired"}, /* EVENT_C4H_00H */                        \
+      {kIap + 531, cpu, "branch-misses-retired"},  /* EVENT_C5H_00H */                        \
+      {kIap + 494, cpu, "instruction-retired"},    /* EVENT_C0H_00H */                        \
+      {kIap + 193, cpu, "llc-misses"},             /* EVENT_2EH_41H */                        \
+      {kIap + 194, cpu, "llc-reference"},          /* EVENT_2EH_4FH */                        \
+      {kIap + 201, cpu, "unhalted-reference-cycles"}, /* EVENT_3CH_01H */                     \
+      {kIap + 200, cpu, "unhalted-core-cycles"}    /* EVENT_3CH_00H */
 const EventAlias kIapAliases[] = {
-    {0x10080 + 12, kCoreI7, "SB_DRAIN.ANY"},
+    DUMP_ARCHITECTURAL(kAtom),
+    DUMP_ARCHITECTURAL(kCoreI7),
+    {kIap + 12, kCoreI7, "SB_DRAIN.ANY"},  // EVENT_04H_07H
 };
+#undef DUMP_ARCHITECTURAL
 
 }  // namespace
 

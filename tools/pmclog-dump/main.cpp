@@ -1,7 +1,6 @@
 // pmclog-dump: prints hwpmc(4) logs of every generation as text, pmcstat-compatible text,
 // JSON Lines or annotated words, or summarizes them (issue 3).
 #include <signal.h>
-#include <sys/stat.h>
 
 #include <cstring>
 #include <iostream>
@@ -9,7 +8,7 @@
 #include "formatter.h"
 #include "options.h"
 #include "output.h"
-#include "pmclog/open.h"
+#include "open_input.h"
 #include "select.h"
 #include "stats.h"
 
@@ -28,26 +27,15 @@ const char* compression_name(pmclog::Compression c) {
   }
 }
 
-std::string display_name(const std::string& name) {
-  return name == "-" || name == "/dev/stdin" ? "(stdin)" : name;
-}
+std::string display_name(const std::string& name) { return name == "-" ? "(stdin)" : name; }
 
-// Workaround: the library's open_log("-") fails when standard input is a regular file
-// (`pmclog-dump < file`): it then tries to open a file named "-". Naming the descriptor
-// through /dev/stdin lets it map the file instead.
-std::string stdin_workaround(const std::string& name) {
-  struct stat st;
-  if (name == "-" && ::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return "/dev/stdin";
-  return name;
-}
-
-void show_abi(const pmclog::OpenLog& log, Output& out) {
-  out.buf += display_name(log.name) + ": " + pmclog::describe(log.detection.abi);
-  out.buf += std::string(" (compression: ") + compression_name(log.compression) + ")\n";
-  for (const auto& e : log.detection.evidence) out.buf += "  " + e + "\n";
-  if (log.detection.width_assumed)
+void show_abi(const Input& in, Output& out) {
+  out.buf += display_name(in.name) + ": " + pmclog::describe(in.detection.abi);
+  out.buf += std::string(" (compression: ") + compression_name(in.compression) + ")\n";
+  for (const auto& e : in.detection.evidence) out.buf += "  " + e + "\n";
+  if (in.detection.width_assumed)
     out.buf += "  note: no bytes settled the address width; use --address-width if it is wrong\n";
-  if (log.detection.generation_assumed)
+  if (in.detection.generation_assumed)
     out.buf += "  note: the generation was assumed; use --generation if it is wrong\n";
 }
 
@@ -63,27 +51,24 @@ class Driver {
   }
 
   int run_file(const std::string& name) {
-    auto opened = pmclog::open_log(stdin_workaround(name), o_.hint);
+    auto opened = open_input(name, o_.hint);
     if (!opened) {
       const auto& e = opened.error();
       out_.flush();
-      // the library's open errors already start with the name it was given
-      const std::string given = stdin_workaround(name);
+      // the message starts with the name as given; standard input is called (stdin)
       std::cerr << "pmclog-dump: "
-                << (e.message.rfind(given + ": ", 0) == 0 ? display_name(name) + e.message.substr(given.size())
-                                                          : display_name(name) + ": " + e.message)
-                << "\n";
+                << (name == "-" ? display_name(name) + e.message.substr(1) : e.message) << "\n";
       return e.code == pmclog::Errc::io ? kExitUsageOrIo : kExitData;
     }
-    pmclog::OpenLog& log = opened.value();
+    Input& in = opened.value();
     if (o_.show_abi) {
-      show_abi(log, out_);
+      show_abi(in, out_);
       return 0;
     }
     LogState st;
     st.file = display_name(name);
-    st.abi = log.reader->abi();
-    return o_.stats ? loop(*log.reader, st, nullptr) : loop(*log.reader, st, fmt_.get());
+    st.abi = in.get().abi();
+    return o_.stats ? loop(in.get(), st, nullptr) : loop(in.get(), st, fmt_.get());
   }
 
  private:

@@ -463,3 +463,31 @@ TEST(RecordCli, DepthLimitAndGenerationCap) {
   for (auto* c : l2.of(Kind::callchain)) EXPECT_LE(c->pcs.size(), 32u);
   expect_valid(out2);
 }
+
+TEST(RecordCli, CountingModeGivesEachProcessItsOwnTotal) {
+  // The parent only waits while its child burns 0.5 s: each PROCEXIT holds its own count,
+  // not the inherited sum.
+  TempDir dir;
+  const std::string out = dir.file("count-fork.pmclog");
+  auto r = run({kRecord, "--count", "-e", "task-clock,page-faults", "-o", out, "--", kForkHot,
+                "0.5"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  Log log = read_log(out);
+  expect_frame(log, "task-clock");
+  expect_valid(out);
+  uint64_t child = 0;
+  ASSERT_TRUE(output_value(r.out, "child", child)) << r.out;
+  const uint64_t parent = exec_pid(log, kForkHot);
+  const uint64_t clock_id = (*log.of(Kind::pmcallocatedyn)[0])[Field::pmcid];
+  std::map<uint64_t, uint64_t> clock;
+  size_t exits = 0;
+  for (auto* e : log.of(Kind::procexit)) {
+    ++exits;
+    if ((*e)[Field::pmcid] == clock_id) clock[(*e)[Field::pid]] = (*e)[Field::value];
+  }
+  EXPECT_EQ(exits, 4u) << "two processes, two events";
+  ASSERT_TRUE(clock.count(child) && clock.count(parent));
+  EXPECT_GT(clock[child], 250000000u) << "the child's 0.5 s of CPU, in ns";
+  EXPECT_LT(clock[child], 1000000000u);
+  EXPECT_LT(clock[parent], clock[child] / 2) << "the waiting parent";
+}

@@ -84,6 +84,10 @@ perf_event_attr member_attr(const EventSpec& ev, const OpenSettings& s) {
   a.type = ev.type;
   a.config = ev.config;
   a.read_format = kReadFormat;
+  a.sample_type = kCountSampleType;  // never samples; gives its records the same trailer
+  // Members report their own final values: by the time the leader reports at a thread's
+  // exit, the members may have left its group already.
+  a.inherit_stat = 1;
   return a;
 }
 
@@ -203,7 +207,7 @@ bool open_events(std::vector<EventChoice>& events, OpenSettings& s,
         any = true;
         uint64_t id = 0;
         if (ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0) out.ids[id] = EventIdInfo{ei, cpu};
-        if (s.counting) continue;  // members write nothing into the ring
+        // Counting members write only their PERF_RECORD_READ, into the same ring.
         if (ring_fd < 0) {
           RingBuffer rb;
           if (!rb.map(fd, s.mmap_pages)) {

@@ -167,9 +167,10 @@ void Converter::on_fork(const PerfEvent& e) {
   comm_[e.tid] = parent_comm;
   const std::string name = parent_comm.substr(0, 19);
   if (e.pid != e.ppid) {
-    // A new process shares its parent's image until it execs.
+    // The child shares its parent's image until it execs; readers copy the parent's
+    // mappings at PROCFORK (as pmcstat does), so they are not announced again, and only
+    // mappings announced for this pid get a MAP_OUT.
     Proc& child = procs_[e.pid];
-    if (auto it = procs_.find(e.ppid); it != procs_.end()) child.maps = it->second.maps;
     child.threads = {e.tid};
     auto r = rv(Kind::procfork);
     r[Field::oldpid] = e.ppid;
@@ -248,7 +249,8 @@ void Converter::on_counter_values(const PerfEvent& e, bool at_exit) {
     if (tot.size() <= idx) tot.resize(idx + 1, 0.0);
     tot[idx] += delta;
     if (at_exit) {
-      child_final_raw_[v.id] += v.value;
+      // Several READ records of one thread may repeat a value (group reads): keep one.
+      child_final_raw_[{e.tid, v.id}] = v.value;
       continue;
     }
     auto r = rv(Kind::proccsw);
@@ -274,7 +276,9 @@ void Converter::finish_deferred(const std::vector<PerfEvent>& final_reads, uint6
       if (it == cfg_.pmcid_of_id.end()) continue;
       const size_t idx =
           cfg_.event_of_pmcid.count(it->second) ? cfg_.event_of_pmcid.at(it->second) : 0;
-      const uint64_t children = child_final_raw_[v.id];
+      uint64_t children = 0;
+      for (const auto& [key, value] : child_final_raw_)
+        if (key.second == v.id) children += value;
       const double own = static_cast<double>(v.value > children ? v.value - children : 0) * scale;
       double& last = last_value_[{deferred_pid_, v.id}];
       auto& tot = totals_[deferred_pid_];

@@ -89,7 +89,8 @@ class Converter {
   // counting: last scaled cumulative value per (tid, perf id)
   std::map<std::pair<uint32_t, uint64_t>, double> last_value_;
   std::map<uint32_t, std::vector<double>> totals_;  // by pid
-  std::map<uint64_t, uint64_t> child_final_raw_;    // by perf id: exited threads' finals
+  // Exited inherited threads' final raw values, by (tid, perf id).
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> child_final_raw_;
   uint32_t deferred_pid_ = 0;
 };
 

@@ -54,6 +54,17 @@ TEST(Select, ByOffsetRangeAndHeadCombined) {
   EXPECT_EQ(offsets({"--head", "0"}), V{});
 }
 
+TEST(Select, DamageAfterToOffsetIsNotRead) {
+  std::string b = read_file(kSeed);
+  b.resize(5400);  // truncated CLOSELOG at 5396
+  const std::string path = temp_dir() + "/select-cut.pmclog";
+  write_file(path, b);
+  const ToolRun r = run_dump({"--format=jsonl", "--to-offset", "5396", path});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines(r.out).size(), 30u);
+  EXPECT_EQ(r.err, "");
+}
+
 TEST(Stats, JsonSummary) {
   const ToolRun r = run_dump({"--stats", "--format=json", kSeed});
   ASSERT_EQ(r.status, 0) << r.err;

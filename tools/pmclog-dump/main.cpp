@@ -87,6 +87,8 @@ class Driver {
     const bool pmcstat = o_.format == Format::pmcstat && !o_.stats;
     for (;;) {
       if (o_.select.head && shown >= *o_.select.head) break;
+      // records are in file order: nothing at or past --to-offset can be selected
+      if (o_.select.to_offset && reader.offset() >= *o_.select.to_offset) break;
       const pmclog::Step step = reader.next(r, e);
       if (step == pmclog::Step::end) break;
       if (step == pmclog::Step::error) {

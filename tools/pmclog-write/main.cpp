@@ -112,7 +112,7 @@ int run(int argc, char** argv) {
       ("quiet,q", "no notes and no progress bar");
   po::options_description synth_opts("synth options");
   synth_opts.add_options()
-      ("records,n", po::value(&records_s), "exact number of records")
+      ("records,n", po::value(&records_s), "exact number of records (default 10000 without --size)")
       ("size,s", po::value(&size_s), "size budget, e.g. 4GiB (the log is at most this long)")
       ("processes,p", po::value(&processes), "live processes, the shell included (default 8)")
       ("depth,d", po::value(&depth_s), "callchain depth MIN..MAX (default 2..16)")

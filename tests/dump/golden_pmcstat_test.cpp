@@ -131,3 +131,30 @@ TEST(Pmcstat, ParseErrorLineOnStderr) {
   EXPECT_NE(err[1].find("offset 5396"), std::string::npos) << err[1];
   EXPECT_NE(err[1].find("truncated"), std::string::npos) << err[1];
 }
+
+// Event codes: a soft event takes the name the log gave it in PMCALLOCATEDYN; a code missing
+// from the dump's table is printed as EVENT_0x<code>, with one note per code on stderr
+// (tools/pmclog-dump/README.md, "pmcstat compatibility").
+TEST(Pmcstat, EventNamesFromTheLogAndPlaceholders) {
+  LogBuilder b(pmclog::Abi::make(pmclog::Generation::L3, 8, pmclog::ByteOrder::little));
+  { auto& v = b.add(Kind::initialize); v[Field::version] = 0x03010000; v[Field::arch] = 0x8B; }
+  { auto& v = b.add(Kind::pmcallocatedyn); v[Field::pmcid] = 0xff000d01; v[Field::event] = 0x20007; v.text = "CLOCK.STAT"; }
+  { auto& v = b.add(Kind::pmcallocate); v[Field::pmcid] = 0xff000d02; v[Field::event] = 0x20007; }
+  { auto& v = b.add(Kind::pmcallocate); v[Field::pmcid] = 0xff000703; v[Field::event] = 0x10fff; }
+  { auto& v = b.add(Kind::pmcallocate); v[Field::pmcid] = 0xff000704; v[Field::event] = 0x10fff; }
+  const std::string path = temp_dir() + "/event-names.pmclog";
+  write_file(path, b.finish());
+  const ToolRun r = run_dump({"--format=pmcstat", path});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "initlog   0x3010000 \"INTEL_COREI7\"\n"
+            "allocatedyn 0xff000d01 \"CLOCK.STAT\" 0x0\n"
+            "allocate  0xff000d02 \"CLOCK.STAT\" 0x0\n"
+            "allocate  0xff000703 \"EVENT_0x10fff\" 0x0\n"
+            "allocate  0xff000704 \"EVENT_0x10fff\" 0x0\n");
+  const auto err = lines(r.err);
+  ASSERT_EQ(err.size(), 1u) << r.err;
+  EXPECT_NE(err[0].find("event code 0x10fff (cputype 0x8b) is not in pmclog-dump's event table"),
+            std::string::npos)
+      << err[0];
+}

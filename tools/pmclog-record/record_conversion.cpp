@@ -61,6 +61,12 @@ void Converter::process(const PerfEvent& e) {
 void Converter::on_sample(const PerfEvent& e) {
   auto it = cfg_.pmcid_of_id.find(e.id);
   if (it == cfg_.pmcid_of_id.end()) return;  // not one of ours (cannot happen)
+  // CPU-wide events still see a task on its way out after its EXIT record; a sample after
+  // SYSEXIT would name a process that no longer exists, so it is left out.
+  if (exited_.count(e.pid)) {
+    ++stats_.after_exit;
+    return;
+  }
   RecordValue r = rv(Kind::callchain);
   r.pcs.reserve(e.callchain.size());
   // The first context marker says where the leaf is; all markers are dropped and the
@@ -163,6 +169,7 @@ void Converter::on_comm(const PerfEvent& e) {
 }
 
 void Converter::on_fork(const PerfEvent& e) {
+  exited_.erase(e.pid);  // a reused pid
   auto parent_comm = comm_.count(e.ptid) ? comm_[e.ptid] : std::string();
   comm_[e.tid] = parent_comm;
   const std::string name = parent_comm.substr(0, 19);
@@ -216,6 +223,7 @@ void Converter::process_gone(uint32_t pid, uint64_t t) {
   sink_.emit(r, t);
   if (cfg_.counting && pid != deferred_pid_) emit_procexit(pid, t);
   procs_.erase(pid);
+  exited_.insert(pid);
 }
 
 void Converter::emit_procexit(uint32_t pid, uint64_t t) {

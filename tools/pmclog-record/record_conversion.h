@@ -35,6 +35,7 @@ struct ConversionStats {
   uint64_t throttled = 0;        // THROTTLE records
   uint64_t user_only = 0;        // callchains with no kernel part
   uint64_t switches = 0;         // PROCCSW written
+  uint64_t after_exit = 0;       // samples of a process after its exit, left out
   std::map<uint32_t, uint64_t> samples_per_pid;
 };
 
@@ -86,6 +87,7 @@ class Converter {
   ConversionStats stats_;
   std::unordered_map<uint32_t, Proc> procs_;
   std::unordered_map<uint32_t, std::string> comm_;  // by tid
+  std::set<uint32_t> exited_;                       // pids whose SYSEXIT is written
   // counting: last scaled cumulative value per (tid, perf id)
   std::map<std::pair<uint32_t, uint64_t>, double> last_value_;
   std::map<uint32_t, std::vector<double>> totals_;  // by pid

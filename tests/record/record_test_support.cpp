@@ -141,14 +141,15 @@ bool output_value(const std::string& out, const std::string& key, uint64_t& valu
   return false;
 }
 
-int validate(const std::string& path, std::string* report) {
+int validate(const std::string& path, std::string* report, bool strict) {
 #ifdef PMCLOG_VALIDATE_EXE
-  auto r = run({PMCLOG_VALIDATE_EXE, path});
+  auto r = strict ? run({PMCLOG_VALIDATE_EXE, "--strict", path}) : run({PMCLOG_VALIDATE_EXE, path});
   if (report) *report = r.out + r.err;
   return r.status;
 #else
   (void)path;
   (void)report;
+  (void)strict;
   return -1;
 #endif
 }

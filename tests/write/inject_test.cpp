@@ -125,6 +125,27 @@ TEST(Inject, RatesAreDeterministic) {
   EXPECT_GT(read_listing(d / "a.json").size(), 5u);
 }
 
+// The JSON form takes --inject too: a hand-made log with a fault at a chosen place.
+TEST(Inject, WorksOnJsonInput) {
+  ScratchDir d;
+  spit(d / "in.jsonl",
+       "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n"
+       "{\"type\":\"procfork\",\"oldpid\":1,\"newpid\":2}\n"
+       "{\"type\":\"sysexit\",\"pid\":2}\n"
+       "{\"type\":\"closelog\"}\n");
+  const Outcome r = run(write_bin() + " -q " + q(d / "in.jsonl") + " --inject unknown-type@20" +
+                            " --inject-log " + q(d / "f.json") + " -o " + q(d / "out.pmclog"),
+                        d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Listing l = read_listing(d / "f.json");
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(std::get<0>(l[0]), "unknown-type");
+  EXPECT_EQ(std::get<1>(l[0]), 20u);  // INITIALIZE is 20 bytes: the PROCFORK is hit
+  const auto bytes = bytes_of(d / "out.pmclog");
+  ASSERT_EQ(bytes.size(), 20u + 20 + 16 + 12);
+  EXPECT_EQ(bytes[20 + 2], 200);  // the type byte of a little-endian header word
+}
+
 TEST(Inject, BadSpecIsAUsageError) {
   ScratchDir d;
   const Outcome r = run(write_bin() + " synth -n 100 --inject frobnicate -o " + q(d / "x"), d);

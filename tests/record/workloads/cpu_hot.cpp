@@ -1,8 +1,10 @@
 // Test workload: burns CPU in one known function. Usage: cpu_hot [SECONDS [EXIT_CODE]]
 // Prints "hot 0xADDR" (the function's run-time address) at start, "cpu_ns N" at exit.
+// "cpu_hot -n CALLS" does a fixed amount of work instead (for overhead comparisons).
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string_view>
 
 namespace {
 
@@ -22,6 +24,11 @@ extern "C" __attribute__((noinline)) unsigned long hot_function(unsigned long n)
 }
 
 int main(int argc, char** argv) {
+  if (argc > 2 && std::string_view(argv[1]) == "-n") {
+    unsigned long sink = 0;
+    for (long i = std::atol(argv[2]); i > 0; --i) sink += hot_function(1000000);
+    return sink == 42 ? 99 : 0;
+  }
   const double seconds = argc > 1 ? std::atof(argv[1]) : 1.0;
   const int code = argc > 2 ? std::atoi(argv[2]) : 0;
   std::printf("hot %p\n", reinterpret_cast<void*>(&hot_function));

@@ -1,0 +1,183 @@
+// Conversion of perf records into pmclog records, on synthetic input: context markers,
+// the user/kernel flag, depth, exec/fork/exit tracking, lost samples.
+#include <gtest/gtest.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+
+#include <cstring>
+
+#include "log_sink.h"
+#include "perf_records.h"
+#include "record_conversion.h"
+#include "record_test_support.h"
+
+using pmclog::Field;
+using pmclog::Kind;
+using record::PerfEvent;
+
+namespace {
+
+constexpr uint64_t kKernel = static_cast<uint64_t>(PERF_CONTEXT_KERNEL);
+constexpr uint64_t kUser = static_cast<uint64_t>(PERF_CONTEXT_USER);
+
+struct Harness {
+  rectest::TempDir dir;
+  std::string path = dir.file("conv.pmclog");
+  record::LogSink sink{pmclog::Abi::make(pmclog::Generation::M10, 8, pmclog::ByteOrder::little),
+                       path};
+  std::unique_ptr<record::Converter> conv;
+  explicit Harness(uint32_t depth = 8) {
+    std::string err;
+    EXPECT_TRUE(sink.open(err)) << err;
+    pmclog::RecordValue init;  // readers detect the ABI from it
+    init.kind = Kind::initialize;
+    init[Field::version] = 0x0A000000;
+    sink.emit(init, 1);
+    record::ConversionConfig cc;
+    cc.depth = depth;
+    cc.pmcid_of_id[42] = 0xfff20f00;
+    cc.process_pmcids = {0xfff20f00};
+    conv = std::make_unique<record::Converter>(sink, cc);
+  }
+  rectest::Log finish() {
+    pmclog::RecordValue c;
+    c.kind = Kind::closelog;
+    sink.emit(c, 1000);
+    std::string err;
+    EXPECT_TRUE(sink.commit(err)) << err;
+    return rectest::read_log(path);
+  }
+};
+
+PerfEvent sample(std::vector<uint64_t> chain, uint32_t pid = 10, uint64_t t = 100) {
+  PerfEvent e;
+  e.type = PerfEvent::Type::sample;
+  e.id = 42;
+  e.pid = e.tid = pid;
+  e.time = t;
+  e.cpu = 1;
+  e.ip = chain.size() > 1 ? chain[1] : 0;
+  e.callchain = std::move(chain);
+  return e;
+}
+
+}  // namespace
+
+TEST(RecordConversion, MarkersBecomeTheUserFlagAndAreStripped) {
+  Harness h;
+  h.conv->process(sample({kKernel, 0xffffffff81000010, 0xffffffff81000020, kUser, 0x401000}));
+  h.conv->process(sample({kUser, 0x401010, 0x401020}));
+  auto log = h.finish();
+  ASSERT_TRUE(log.ok) << log.error;
+  auto cc = log.of(Kind::callchain);
+  ASSERT_EQ(cc.size(), 2u);
+  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{0xffffffff81000010, 0xffffffff81000020, 0x401000}));
+  EXPECT_EQ((*cc[0])[Field::cpuflags], 1u << 16) << "kernel leaf: no USERSPACE flag, cpu 1";
+  EXPECT_EQ(cc[1]->pcs, (std::vector<uint64_t>{0x401010, 0x401020}));
+  EXPECT_EQ((*cc[1])[Field::cpuflags], (1u << 16) | 1u);
+  EXPECT_EQ((*cc[1])[Field::pmcid], 0xfff20f00u);
+  EXPECT_EQ(h.conv->stats().user_only, 1u);
+}
+
+TEST(RecordConversion, DepthIsCappedAfterStripping) {
+  Harness h(3);
+  h.conv->process(sample({kUser, 1, 2, 3, 4, 5, 6}));
+  auto log = h.finish();
+  auto cc = log.of(Kind::callchain);
+  ASSERT_EQ(cc.size(), 1u);
+  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{1, 2, 3}));
+}
+
+TEST(RecordConversion, ExecForkExitTracking) {
+  Harness h;
+  PerfEvent comm;
+  comm.type = PerfEvent::Type::comm;
+  comm.misc = PERF_RECORD_MISC_COMM_EXEC;
+  comm.pid = comm.tid = 10;
+  comm.comm = "prog";
+  comm.time = 10;
+  PerfEvent map;
+  map.type = PerfEvent::Type::mmap;
+  map.pid = map.tid = 10;
+  map.addr = 0x401000;
+  map.len = 0x2000;
+  map.pgoff = 0x1000;
+  map.prot = PROT_READ | PROT_EXEC;
+  map.filename = "/bin/prog";
+  map.time = 11;
+  PerfEvent data = map;  // not executable: no MAP_IN
+  data.prot = PROT_READ;
+  data.addr = 0x600000;
+  PerfEvent fork;
+  fork.type = PerfEvent::Type::fork;
+  fork.pid = fork.tid = 11;
+  fork.ppid = fork.ptid = 10;
+  fork.time = 12;
+  PerfEvent exit_child = fork;
+  exit_child.type = PerfEvent::Type::exit;
+  exit_child.time = 13;
+  PerfEvent exit_parent;
+  exit_parent.type = PerfEvent::Type::exit;
+  exit_parent.pid = exit_parent.tid = 10;
+  exit_parent.time = 14;
+  h.conv->add_child(10, 1);
+  for (auto* e : {&comm, &map, &data, &fork, &exit_child, &exit_parent}) h.conv->process(*e);
+  auto log = h.finish();
+  ASSERT_TRUE(log.ok) << log.error;
+  auto exec = log.of(Kind::procexec);
+  ASSERT_EQ(exec.size(), 1u);
+  EXPECT_EQ(exec[0]->text, "/bin/prog");
+  EXPECT_EQ((*exec[0])[Field::pid], 10u);
+  EXPECT_EQ((*exec[0])[Field::dynaddr], 0x400000u) << "load base = start - file offset";
+  ASSERT_EQ(log.count(Kind::map_in), 1u);
+  auto fk = log.of(Kind::procfork);
+  ASSERT_EQ(fk.size(), 1u);
+  EXPECT_EQ((*fk[0])[Field::newpid], 11u);
+  auto pc = log.of(Kind::proc_create);
+  ASSERT_EQ(pc.size(), 2u);  // the command, then its child
+  EXPECT_EQ(pc[1]->text, "prog") << "the child inherits the exec'd name";
+  EXPECT_EQ(log.count(Kind::sysexit), 2u);
+  auto mo = log.of(Kind::map_out);
+  ASSERT_EQ(mo.size(), 1u) << "only the parent announced the mapping";
+  EXPECT_EQ((*mo[0])[Field::end], 0x403000u);
+  EXPECT_EQ(log.count(Kind::thr_exit), 2u);
+}
+
+TEST(RecordConversion, LostRecordsBecomeDropnotify) {
+  Harness h;
+  PerfEvent lost;
+  lost.type = PerfEvent::Type::lost;
+  lost.lost = 17;
+  h.conv->process(lost);
+  h.conv->process(lost);
+  auto log = h.finish();
+  EXPECT_EQ(log.count(Kind::dropnotify), 2u);
+  EXPECT_EQ(h.conv->stats().lost, 34u);
+}
+
+TEST(RecordConversion, ParsesASampleRecord) {
+  // IDENTIFIER, IP, TID, TIME, CPU, PERIOD, CALLCHAIN as the recorder asks for them.
+  record::PerfFormat f;
+  f.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+  std::vector<uint64_t> words = {42, 0x401000, (uint64_t{11} << 32) | 10, 5555, 3, 1000000,
+                                 2, kUser, 0x401000};
+  std::vector<uint8_t> rec(8 + words.size() * 8);
+  perf_event_header h{PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+                      static_cast<uint16_t>(rec.size())};
+  std::memcpy(rec.data(), &h, 8);
+  std::memcpy(rec.data() + 8, words.data(), words.size() * 8);
+  PerfEvent e;
+  ASSERT_TRUE(record::parse_perf_record(rec, f, e));
+  EXPECT_EQ(e.id, 42u);
+  EXPECT_EQ(e.pid, 10u);
+  EXPECT_EQ(e.tid, 11u);
+  EXPECT_EQ(e.time, 5555u);
+  EXPECT_EQ(e.cpu, 3u);
+  EXPECT_EQ(e.callchain, (std::vector<uint64_t>{kUser, 0x401000}));
+  // A callchain that claims more entries than the record holds is refused.
+  words[6] = 1000;
+  std::memcpy(rec.data() + 8, words.data(), words.size() * 8);
+  PerfEvent bad;
+  EXPECT_FALSE(record::parse_perf_record(rec, f, bad));
+}

@@ -218,6 +218,8 @@ TEST(RecordCli, CountingModeProcexitMatchesCpuTime) {
   TempDir dir;
   const std::string out = dir.file("count.pmclog");
   auto r = run({kRecord, "--count", "-e", "task-clock", "-o", out, "--", kCpuHot, "1.0"});
+  if (r.status == 1 && r.err.find("inherited PERF_SAMPLE_READ") != std::string::npos)
+    GTEST_SKIP() << "this kernel lacks what --count needs: " << r.err;
   ASSERT_EQ(r.status, 0) << r.err;
   Log log = read_log(out);
   expect_frame(log, "task-clock");
@@ -472,6 +474,8 @@ TEST(RecordCli, CountingModeGivesEachProcessItsOwnTotal) {
   const std::string out = dir.file("count-fork.pmclog");
   auto r = run({kRecord, "--count", "-e", "task-clock,page-faults", "-o", out, "--", kForkHot,
                 "0.5"});
+  if (r.status == 1 && r.err.find("inherited PERF_SAMPLE_READ") != std::string::npos)
+    GTEST_SKIP() << "this kernel lacks what --count needs: " << r.err;
   ASSERT_EQ(r.status, 0) << r.err;
   Log log = read_log(out);
   expect_frame(log, "task-clock");

@@ -64,7 +64,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       ("pid,p", po::value(&pids), "attach to running processes PID[,PID...]")
       ("all-cpus,a", po::bool_switch(&o.system_wide), "profile the whole system (root, "
        "CAP_PERFMON or kernel.perf_event_paranoid <= 0)")
-      ("duration", po::value(&o.duration), "stop after SECONDS")
+      ("duration", po::value(&o.duration), "stop after SECONDS (a command still running then "
+       "gets SIGTERM, and its status is the tool's)")
       ("generation", po::value(&generation), "log generation: L2, L3 (default), M9, M10 "
        "(M = M10)")
       ("address-width", po::value(&width), "address width in bytes, 4 or 8 (default: this "

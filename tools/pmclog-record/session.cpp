@@ -171,7 +171,11 @@ int run_record(const Options& opt) {
     if (!p) {
       std::fprintf(stderr, "pmclog-record: cannot run '%s': %s; nothing was recorded\n",
                    opt.command[0].c_str(), why.c_str());
-      return 127;
+      // As a shell does: 127 when there is no such program, 126 when it cannot be run.
+      struct stat st;
+      const bool exists = opt.command[0].find('/') != std::string::npos &&
+                          stat(opt.command[0].c_str(), &st) == 0;
+      return exists ? 126 : 127;
     }
     cmd_path = *p;
   }

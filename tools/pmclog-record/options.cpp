@@ -145,6 +145,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   if (!gen || *gen == pmclog::Generation::L1)
     return fail("--generation must be L2, L3, M9, M10 or M (L1 has no callchains)");
   if (width != 4 && width != 8) return fail("--address-width must be 4 or 8");
+  if (width < sizeof(void*))
+    return fail("--address-width 4 cannot hold this machine's 64-bit addresses; use 8");
   auto order = std::endian::native == std::endian::little ? pmclog::ByteOrder::little
                                                            : pmclog::ByteOrder::big;
   if (!byte_order.empty()) {

@@ -200,6 +200,6 @@ int main(int argc, char** argv) {
   std::printf("streaming via pipe: %llu records, peak RSS %.1f MiB (target < 16), buffer %zu KiB\n",
               n, static_cast<double>(rss_kib) / 1024.0, cap >> 10);
   std::printf("(checksum %llu)\n", static_cast<unsigned long long>(sink & 0xFFFF));
-  std::remove(file.c_str());
+  if (std::getenv("PMCLOG_BENCH_KEEP") == nullptr) std::remove(file.c_str());
   return 0;
 }

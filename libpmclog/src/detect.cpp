@@ -42,12 +42,19 @@ void walk(std::span<const uint8_t> d, ByteOrder o, size_t header, F&& f) {
 struct WidthVotes {
   int four = 0, eight = 0;
   std::string first4, first8;  // the first piece of evidence for each
+  // Weak evidence (a callchain with an odd number of 4-byte frames) counts only when no
+  // record of fixed size or path layout settles it: a damaged callchain looks the same.
+  int weak4 = 0;
+  std::string first_weak4;
   void vote(int w, const std::string& why) {
     if (w == 4) {
       if (four++ == 0) first4 = why;
     } else {
       if (eight++ == 0) first8 = why;
     }
+  }
+  void vote_weak4(const std::string& why) {
+    if (weak4++ == 0) first_weak4 = why;
   }
 };
 
@@ -185,7 +192,7 @@ Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
         case Kind::callchain: {
           const Layout* l = layout_for(a4, *k);
           if (l && len >= l->fixed_size && (len - l->fixed_size) % 8 == 4)
-            votes.vote(4, where + " (odd number of 4-byte frames)");
+            votes.vote_weak4(where + " (odd number of 4-byte frames)");
           break;
         }
         case Kind::map_in:
@@ -200,6 +207,10 @@ Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
       }
       return votes.four + votes.eight < 64;  // plenty of evidence
     });
+    if (votes.four == 0 && votes.eight == 0 && votes.weak4 > 0) {
+      votes.four = votes.weak4;
+      votes.first4 = votes.first_weak4;
+    }
     if (votes.four == 0 && votes.eight == 0) {
       abi.address_width = 8;
       det.width_assumed = true;

@@ -94,3 +94,29 @@ void fail_callchain_depth(Error& e, uint64_t off, uint32_t n, const Abi& abi) {
 }
 
 }  // namespace pmclog::detail
+
+namespace pmclog {
+
+std::string_view errc_id(Errc e) {
+  switch (e) {
+    case Errc::none: return "none";
+    case Errc::truncated: return "truncated";
+    case Errc::bad_magic: return "bad-magic";
+    case Errc::length_below_header: return "length-below-header";
+    case Errc::length_not_multiple_of_4: return "length-not-multiple-of-4";
+    case Errc::length_below_minimum: return "length-below-minimum";
+    case Errc::length_wrong_size: return "length-wrong-size";
+    case Errc::length_above_maximum: return "length-above-maximum";
+    case Errc::unknown_type: return "unknown-type";
+    case Errc::unterminated_string: return "unterminated-string";
+    case Errc::callchain_too_deep: return "callchain-too-deep";
+    case Errc::callchain_misaligned: return "callchain-misaligned";
+    case Errc::value_out_of_range: return "value-out-of-range";
+    case Errc::string_too_long: return "string-too-long";
+    case Errc::bad_abi: return "bad-abi";
+    case Errc::io: return "io";
+  }
+  return "unknown";
+}
+
+}  // namespace pmclog

@@ -79,7 +79,7 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
   log.compression = sniff_compression(head);
 
   if (S_ISREG(st.st_mode) && log.compression == Compression::none) {
-    auto mapped = MappedFile::open(name);
+    auto mapped = MappedFile::map_fd(fd, name);  // also for "-" redirected from a file
     if (!mapped.ok()) return io_error(name, mapped.error().message);
     auto owner = std::make_shared<MappedFile>(std::move(mapped).value());
     const auto bytes = owner->bytes();
@@ -91,6 +91,7 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
     }
     log.detection = std::move(det).value();
     log.reader = std::make_unique<LogReader>(LogReader::over(bytes, log.detection.abi));
+    log.reader->release_pages_behind(true);  // resident memory stays flat on huge logs
     log.mapped = true;
     log.keepalive = owner;
     return log;

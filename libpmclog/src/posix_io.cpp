@@ -42,26 +42,32 @@ std::unique_ptr<ByteSource> fd_source(int fd) { return std::make_unique<FdSource
 Result<MappedFile> MappedFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return io_error(path);
+  auto m = map_fd(fd, path);
+  ::close(fd);
+  return m;
+}
+
+Result<MappedFile> MappedFile::map_fd(int fd, const std::string& name) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    Error e = io_error(path);
-    ::close(fd);
-    return e;
-  }
+  if (::fstat(fd, &st) != 0) return io_error(name);
   MappedFile m;
   if (st.st_size > 0) {
     void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      Error e = io_error(path);
-      ::close(fd);
-      return e;
-    }
+    if (p == MAP_FAILED) return io_error(name);
     ::madvise(p, static_cast<size_t>(st.st_size), MADV_SEQUENTIAL);
     m.data_ = static_cast<const uint8_t*>(p);
     m.size_ = static_cast<size_t>(st.st_size);
   }
-  ::close(fd);
   return m;
+}
+
+void release_mapped_pages(const uint8_t* from, const uint8_t* to) {
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t a = (reinterpret_cast<uintptr_t>(from) + page - 1) & ~(page - 1);
+  const uintptr_t b = reinterpret_cast<uintptr_t>(to) & ~(page - 1);
+  // Clean pages of a private read-only file mapping: dropped now, read again from the file
+  // if touched later.
+  if (b > a) ::madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
 }
 
 MappedFile::MappedFile(MappedFile&& o) noexcept : data_(o.data_), size_(o.size_) {

@@ -11,6 +11,8 @@
 
 namespace pmclog {
 
+void release_mapped_pages(const uint8_t* from, const uint8_t* to);  // posix_io.cpp
+
 struct LogReader::Impl {
   using NextFn = Step (*)(Impl&, Record&, Error&);
   Abi abi;
@@ -26,6 +28,9 @@ struct LogReader::Impl {
   std::vector<uint8_t> buf;
   bool eof = true;
   Error io_error;
+  // Span readers over a file mapping: pages before `released` have been given back.
+  bool release = false;
+  size_t released = 0;
 
   void set_abi(const Abi& a) {
     abi = a;
@@ -62,6 +67,14 @@ struct LogReader::Impl {
   void consume(size_t n) {
     beg += n;
     off += n;
+    if (release && beg - released >= kReleaseStep) release_behind();
+  }
+  static constexpr size_t kReleaseStep = 8u << 20;
+  void release_behind() {
+    // Keep the last MiB: the caller may still look at the record just returned.
+    const size_t upto = beg > (1u << 20) ? beg - (1u << 20) : 0;
+    if (upto > released) release_mapped_pages(data + released, data + upto);
+    released = upto;
   }
 
   // A header word that could start a record: magic, a known type, a sane length. Only the
@@ -110,6 +123,7 @@ const Abi& LogReader::abi() const { return impl_->abi; }
 void LogReader::set_abi(const Abi& abi) { impl_->set_abi(abi); }
 uint64_t LogReader::offset() const { return impl_->off; }
 size_t LogReader::buffer_capacity() const { return impl_->src ? impl_->buf.size() : 0; }
+void LogReader::release_pages_behind(bool on) { impl_->release = on && !impl_->src; }
 
 std::span<const uint8_t> LogReader::peek(size_t n) {
   Impl& s = *impl_;

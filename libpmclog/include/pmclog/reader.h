@@ -33,6 +33,8 @@ std::unique_ptr<ByteSource> span_source(std::span<const uint8_t> data, size_t ch
 class MappedFile {
  public:
   static Result<MappedFile> open(const std::string& path);
+  // Maps an open regular file (not closed here); `name` is for error messages.
+  static Result<MappedFile> map_fd(int fd, const std::string& name);
   MappedFile(MappedFile&&) noexcept;
   MappedFile& operator=(MappedFile&&) noexcept;
   ~MappedFile();
@@ -82,6 +84,12 @@ class LogReader {
   // reader buffers them; nothing is consumed).
   std::span<const uint8_t> peek(size_t n);
   size_t buffer_capacity() const;  // bytes this reader may hold (streaming bound)
+
+  // For a span reader over a read-only file mapping (MappedFile) only: give the pages behind
+  // the read position back to the kernel as reading goes on, so that resident memory stays
+  // flat whatever the file's size. Views of earlier records stay valid (their pages are read
+  // in again from the file if touched). Must not be used on memory that is not such a mapping.
+  void release_pages_behind(bool on);
 
   struct Impl;
 

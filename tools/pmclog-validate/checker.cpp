@@ -123,11 +123,11 @@ void Checker::record(const Record& r, uint64_t index) {
     case Kind::proc_create:
     case Kind::thr_create: process_alive(static_cast<uint32_t>(r[Field::pid])); break;
     case Kind::map_in:
-      pids_[static_cast<uint32_t>(r[Field::pid])].maps.insert(r[Field::start]);
+      maps_[static_cast<uint32_t>(r[Field::pid])].insert(r[Field::start]);
       break;
     case Kind::map_out: {
-      PidState* p = pids_.find(static_cast<uint32_t>(r[Field::pid]));
-      if (!p || p->maps.erase(r[Field::start]) == 0) {
+      auto* m = maps_.find(static_cast<uint32_t>(r[Field::pid]));
+      if (!m || m->erase(r[Field::start]) == 0) {
         report(Rule::map_out_without_map_in, r.offset, index,
                fmt::format("MAP_OUT of pid {} at {:#x} has no earlier MAP_IN of that start",
                            static_cast<int32_t>(r[Field::pid]), r[Field::start]));
@@ -195,7 +195,7 @@ void Checker::process_exited(uint32_t pid, uint64_t offset) {
   p.exited = true;
   p.reported = false;
   p.exit_offset = offset;
-  p.maps.clear();  // the process's mappings are gone with it
+  if (auto* m = maps_.find(pid)) m->clear();  // its mappings are gone with it
 }
 
 void Checker::process_alive(uint32_t pid) {

@@ -72,13 +72,14 @@ class Checker {
   std::array<uint64_t, 16> allocated_cache_{};
   static size_t cache_slot(uint32_t id) { return (id ^ (id >> 8) ^ (id >> 20)) & 15u; }
 
+  // Kept small: every sample looks its pid up here once a process has exited.
   struct PidState {
     bool exited = false;
     bool reported = false;  // sample-after-exit already said for this exit
     uint64_t exit_offset = 0;
-    std::unordered_set<uint64_t> maps;  // starts of MAP_IN without MAP_OUT yet
   };
   FlatMap32<PidState> pids_;
+  FlatMap32<std::unordered_set<uint64_t>> maps_;  // per pid: MAP_IN starts not yet unmapped
   uint64_t exited_count_ = 0;  // pids currently marked exited: 0 skips the per-sample lookup
 };
 

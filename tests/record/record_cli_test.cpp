@@ -496,3 +496,17 @@ TEST(RecordCli, CountingModeGivesEachProcessItsOwnTotal) {
   EXPECT_LT(clock[child], 1000000000u);
   EXPECT_LT(clock[parent], clock[child] / 2) << "the waiting parent";
 }
+
+TEST(RecordCli, BigEndianOutputReadsBack) {
+  TempDir dir;
+  const std::string out = dir.file("be.pmclog");
+  auto r = run({kRecord, "--byte-order", "big", "--generation", "M10", "-o", out, "--", kCpuHot,
+                "0.3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  Log log = read_log(out);
+  expect_frame(log, "cpu-clock");
+  EXPECT_EQ(log.abi.byte_order, pmclog::ByteOrder::big);
+  EXPECT_NE(exec_pid(log, kCpuHot), 0u);
+  EXPECT_GE(log.count(Kind::callchain), 10u);
+  expect_valid(out);
+}

@@ -40,6 +40,36 @@ PmcIdParts split_pmcid(uint32_t id, Generation g) {
   return p;
 }
 
+uint32_t make_pmcid(const PmcIdParts& p, Generation g) {
+  const uint32_t row = p.row & 0xFF;
+  switch (pmcid_layout(g)) {
+    case PmcIdLayout::legacy: {
+      const uint32_t cpu = p.any_cpu ? 0xFFu : p.cpu & 0xFFu;
+      return cpu << 24 | (p.mode & 0xFF) << 16 | (p.klass & 0xFF) << 8 | row;
+    }
+    case PmcIdLayout::ii: {
+      const uint32_t cpu = p.any_cpu ? 0xFFFu : p.cpu & 0xFFFu;
+      return cpu << 20 | (p.mode & 0xFF) << 12 | (p.klass & 0xF) << 8 | row;
+    }
+    case PmcIdLayout::iii: {
+      const uint32_t cpu = p.any_cpu ? 0xFFFu : p.cpu & 0xFFFu;
+      return cpu << 20 | (p.mode & 0xF) << 16 | (p.klass & 0xFF) << 8 | row;
+    }
+  }
+  return 0xFFFFFFFFu;
+}
+
+uint32_t typical_pmc_version(Generation g) {
+  switch (g) {
+    case Generation::L1: return 0x01020003;
+    case Generation::L2:
+    case Generation::L3: return 0x03010000;
+    case Generation::M9: return 0x09030000;
+    case Generation::M10: return 0x0A000000;
+  }
+  return 0x03010000;
+}
+
 std::string_view pmc_mode_name(uint32_t mode) {
   switch (mode) {
     case 0: return "SS";

@@ -21,6 +21,13 @@ struct PmcIdParts {
   bool any_cpu;
 };
 PmcIdParts split_pmcid(uint32_t id, Generation g);
+// The inverse: packs the parts in the era's layout (cpu is taken as PMC_CPU_ANY when any_cpu
+// is set; each part is masked to its field's width).
+uint32_t make_pmcid(const PmcIdParts& parts, Generation g);
+
+// The PMC_VERSION that FreeBSD wrote in INITIALIZE for the generation (FORMAT.md §1): L1
+// 0x01020003, L2/L3 0x03010000, M9 0x09030000, M10 0x0A000000.
+uint32_t typical_pmc_version(Generation g);
 std::string_view pmc_mode_name(uint32_t mode);  // "SS" "SC" "TS" "TC" or "?"
 
 // "CALLCHAIN|NEEDS_LOGFILE" etc. for the generation's flag bits; unknown bits as hex.

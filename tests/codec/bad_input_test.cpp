@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <set>
 
 #include "format_rules.h"
 #include "listing.h"
@@ -78,7 +79,7 @@ void expect_error(const std::vector<uint8_t>& bytes, const std::vector<uint8_t>&
       EXPECT_TRUE(std::equal(r.raw.begin(), r.raw.end(), original.begin() + static_cast<long>(r.offset)))
           << "record at " << r.offset << " changed";
     }
-    EXPECT_EQ(o.err.code, code) << "errc " << static_cast<int>(o.err.code) << ": " << o.err.message;
+    EXPECT_EQ(o.err.code, code) << pmclog::errc_id(o.err.code) << ": " << o.err.message;
     EXPECT_EQ(o.err.offset, offset) << o.err.message;
     EXPECT_TRUE(has_token(o.err.message, std::to_string(offset))) << o.err.message;
     for (const auto& group : names) {
@@ -301,6 +302,18 @@ TEST(BadInput, CallchainPayloadNotWholeAddresses) {
   auto b = orig;
   set_len_le(b, 20, 28);
   expect_error(b, orig, kSeedAbi, 1, Errc::callchain_misaligned, 20, {{"8"}});
+}
+
+// error.h: stable identifiers, e.g. "truncated", "bad-magic"; one per code.
+TEST(BadInput, ErrcIdsAreStableAndDistinct) {
+  EXPECT_EQ(pmclog::errc_id(Errc::truncated), "truncated");
+  EXPECT_EQ(pmclog::errc_id(Errc::bad_magic), "bad-magic");
+  std::set<std::string> seen;
+  for (int c = 0; c <= static_cast<int>(Errc::io); ++c) {
+    const std::string id(pmclog::errc_id(static_cast<Errc>(c)));
+    EXPECT_FALSE(id.empty());
+    EXPECT_TRUE(seen.insert(id).second) << id << " used twice";
+  }
 }
 
 TEST(BadInput, ErrorsNeverThrowOnEmptyOrTinyInput) {

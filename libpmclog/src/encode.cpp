@@ -23,7 +23,7 @@ uint16_t round4(size_t n) { return static_cast<uint16_t>((n + 3) & ~size_t{3}); 
 // Checks that every value fits its field; returns an empty Error when all do.
 Error check_values(const RecordValue& r, const Layout& l, const Abi& abi, const EncodeOptions& opt) {
   for (const FieldSpec& f : l) {
-    const uint64_t v = r[f.id];
+    const uint64_t v = is_scalar(f.id) ? r[f.id] : 0;  // text and pcs live elsewhere
     const std::string name(field_name(f.id));
     switch (f.type) {
       case FieldType::u32:
@@ -140,7 +140,7 @@ Result<uint16_t> encode(const RecordValue& r, const Abi& abi, std::vector<uint8_
   }
   for (const FieldSpec& f : *l) {
     uint8_t* q = p + f.offset;
-    const uint64_t v = r[f.id];
+    const uint64_t v = is_scalar(f.id) ? r[f.id] : 0;
     switch (f.type) {
       case FieldType::u32: detail::store32(o, q, static_cast<uint32_t>(v)); break;
       case FieldType::u64_words: detail::store64_words(o, q, v); break;

@@ -70,7 +70,9 @@ std::optional<Kind> parse_kind(std::string_view s) {
 
 std::optional<Kind> kind_of_type(Generation g, uint8_t type) {
   if (g <= Generation::L3) {
-    if (type > legacy_max_type(g)) return std::nullopt;
+    // L2/L3 kept the enum value 3 but dropped MAPPINGCHANGE's struct, and their reader
+    // rejects the type (FORMAT.md §1.1, §4): only L1 defines it.
+    if (type > legacy_max_type(g) || (type == 3 && g != Generation::L1)) return std::nullopt;
     return static_cast<Kind>(type);
   }
   // Modern renumbering: CLOSELOG/DROPNOTIFY/INITIALIZE became 1/2/3; 0 and 4 are unused.
@@ -90,7 +92,8 @@ std::optional<uint8_t> type_of_kind(Generation g, Kind k) {
   const int idx = static_cast<int>(k);
   if (k == Kind::unknown) return std::nullopt;
   if (g <= Generation::L3) {
-    if (idx > legacy_max_type(g)) return std::nullopt;
+    if (idx > legacy_max_type(g) || (k == Kind::mappingchange && g != Generation::L1))
+      return std::nullopt;
     return static_cast<uint8_t>(idx);
   }
   switch (k) {

@@ -1,4 +1,4 @@
-// pmc ids and PMCALLOCATE flag bits as FreeBSD's hwpmc lays them out (FORMAT.md §7.2, §7.3).
+// pmc modes, classes and PMCALLOCATE flag bits as FreeBSD's hwpmc uses them (FORMAT.md §7.2, §7.3).
 #pragma once
 
 #include <cstdint>
@@ -20,11 +20,6 @@ inline constexpr uint32_t kFlagLogProcexit = 0x8;
 inline constexpr uint32_t kFlagCallchain = 0x80;
 
 inline constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;
-
-// cpu < 0 means PMC_CPU_ANY (a process-mode PMC).
-uint32_t make_pmcid(pmclog::Generation g, int cpu, uint32_t mode, uint32_t klass, uint32_t row);
-
-// PMC_VERSION written in INITIALIZE for each generation we produce (FORMAT.md §1).
-uint32_t pmc_version(pmclog::Generation g);
+// Packing ids and the PMC_VERSION per generation: pmclog::make_pmcid, typical_pmc_version.
 
 }  // namespace record

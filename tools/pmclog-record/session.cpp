@@ -18,6 +18,7 @@
 #include "log_sink.h"
 #include "perf_open.h"
 #include "pmc_ids.h"
+#include "pmclog/names.h"
 #include "proc_info.h"
 #include "record_conversion.h"
 #include "signals.h"
@@ -263,8 +264,13 @@ int run_record(const Options& opt) {
                                         : kModeProcessSampling;
   auto pmcid_of = [&](size_t ei, int cpu) {
     const uint32_t klass = events[ei].spec.hardware ? kClassIap : kClassSoft;
-    return make_pmcid(abi.generation, opt.system_wide ? cpu : -1, mode, klass,
-                      static_cast<uint32_t>(ei));
+    pmclog::PmcIdParts parts{};
+    parts.any_cpu = !opt.system_wide || cpu < 0;
+    parts.cpu = parts.any_cpu ? 0 : static_cast<uint32_t>(cpu);
+    parts.mode = mode;
+    parts.klass = klass;
+    parts.row = static_cast<uint32_t>(ei);
+    return pmclog::make_pmcid(parts, abi.generation);
   };
   for (const auto& [id, info] : opened.ids) cc.pmcid_of_id[id] = pmcid_of(info.event, info.cpu);
   for (size_t ei = 0; ei < events.size(); ++ei) {
@@ -280,7 +286,7 @@ int run_record(const Options& opt) {
   {
     RecordValue init;
     init.kind = Kind::initialize;
-    init[Field::version] = pmc_version(abi.generation);
+    init[Field::version] = pmclog::typical_pmc_version(abi.generation);
     init[Field::arch] = kCputypeGeneric;
     init[Field::tsc_freq] = 1000000000;  // modern "TSC" values are CLOCK_MONOTONIC ns
     const int64_t rt = static_cast<int64_t>(t0) + sink.realtime_offset();

@@ -16,6 +16,7 @@
 #include "pmclog/json.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
+#include "pmclog/names.h"
 #include "record_stream.h"
 #include "tool_error.h"
 
@@ -82,17 +83,6 @@ std::optional<Generation> generation_of_version(uint32_t version) {
   }
   if (version_major(version) >= 0x0A) return Generation::M10;
   return std::nullopt;
-}
-
-uint32_t default_version(Generation g) {
-  switch (g) {
-    case Generation::L1: return 0x01020003;
-    case Generation::L2:
-    case Generation::L3: return 0x03010000;
-    case Generation::M9: return 0x09030000;
-    case Generation::M10: return 0x0A000000;
-  }
-  return 0;
 }
 
 uint64_t number_of(const nlohmann::json& j, const char* key) {
@@ -250,7 +240,7 @@ void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
       // Hand-written input without INITIALIZE: readers need one first (FORMAT.md §1.3).
       RecordValue init;
       init.kind = Kind::initialize;
-      init[Field::version] = default_version(abi.generation);
+      init[Field::version] = typical_pmc_version(abi.generation);
       if (!opt.quiet)
         fmt::print(stderr, "pmclog-write: note: the input starts without INITIALIZE; adding "
                            "one for {}\n", describe(abi));
@@ -259,7 +249,7 @@ void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
       ++nrecords;
     }
     if (v.kind == Kind::initialize && !given(Field::version))
-      v[Field::version] = default_version(abi.generation);
+      v[Field::version] = typical_pmc_version(abi.generation);
     // Header times that were left out only need to increase (docs/jsonl.md).
     if (abi.legacy()) {
       if (!info.has_ts_sec && !info.has_ts_nsec) {

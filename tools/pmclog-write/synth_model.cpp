@@ -75,12 +75,7 @@ class Model {
   }
 
   uint32_t pmcid(uint32_t cpu, uint32_t klass, uint32_t row) const {
-    switch (pmcid_layout(abi_.generation)) {
-      case PmcIdLayout::legacy: return cpu << 24 | kModeSS << 16 | (klass & 0xFF) << 8 | row;
-      case PmcIdLayout::ii: return cpu << 20 | kModeSS << 12 | (klass & 0xF) << 8 | row;
-      case PmcIdLayout::iii: return cpu << 20 | kModeSS << 16 | (klass & 0xFF) << 8 | row;
-    }
-    return 0;
+    return make_pmcid(PmcIdParts{cpu, kModeSS, klass, row, false}, abi_.generation);
   }
   uint32_t event_pmcid(uint32_t e, uint32_t cpu) const {
     const uint32_t soft_class = modern() ? 0x0F : 13;  // SOFT (FORMAT.md §7.3)

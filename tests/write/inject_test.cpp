@@ -27,8 +27,7 @@ Listing read_listing(const fs::path& p) {
   return l;
 }
 
-// The decoder's error for each fault (pmclog::errc_id is declared but not implemented in the
-// library yet, so codes are compared, not ids).
+// The decoder's error for each fault.
 Errc errc_for(const std::string& kind) {
   if (kind == "truncate") return Errc::truncated;
   if (kind == "bad-magic") return Errc::bad_magic;

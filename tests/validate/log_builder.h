@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pmclog/abi.h"
+#include "pmclog/endian_io.h"
 #include "pmclog/encode.h"
 #include "pmclog/reader.h"
 #include "pmclog/record.h"
@@ -185,13 +186,10 @@ class LogBuilder {
 
   // --- surgery: words in the log's byte order --------------------------------------------
   uint32_t word(size_t rec, size_t at) const {
-    uint32_t v;
-    std::memcpy(&v, bytes_.data() + offsets_.at(rec) + at, 4);
-    return abi_.byte_order == ByteOrder::big ? __builtin_bswap32(v) : v;
+    return pmclog::detail::load32(abi_.byte_order, bytes_.data() + offsets_.at(rec) + at);
   }
   void set_word(size_t rec, size_t at, uint32_t v) {
-    if (abi_.byte_order == ByteOrder::big) v = __builtin_bswap32(v);
-    std::memcpy(bytes_.data() + offsets_.at(rec) + at, &v, 4);
+    pmclog::detail::store32(abi_.byte_order, bytes_.data() + offsets_.at(rec) + at, v);
   }
   uint16_t length(size_t rec) const { return static_cast<uint16_t>(word(rec, 0) & 0xFFFF); }
   void set_length(size_t rec, uint32_t len) {

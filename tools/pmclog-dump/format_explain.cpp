@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "formatter.h"
+#include "pmclog/endian_io.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
 
@@ -76,11 +77,9 @@ class ExplainFormatter : public Formatter {
     auto it = std::back_inserter(b);
     fmt::format_to(it, "@{} {} (type {}, {} bytes)\n", r.offset, pmclog::kind_name(r.kind),
                    r.header.type, r.raw.size());
-    const bool le = st.abi.byte_order == pmclog::ByteOrder::little;
     for (uint32_t o = 0; o + 4 <= r.raw.size(); o += 4) {
       const uint8_t* p = r.raw.data() + o;
-      const uint32_t v = le ? (p[0] | p[1] << 8 | p[2] << 16 | static_cast<uint32_t>(p[3]) << 24)
-                            : (static_cast<uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3]);
+      const uint32_t v = pmclog::detail::load32(st.abi.byte_order, p);
       fmt::format_to(it, "  +{:<5} {:02x} {:02x} {:02x} {:02x}  0x{:08x}  {}\n", o, p[0], p[1],
                      p[2], p[3], v, field_label(r, st.abi, o));
     }

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "pmclog/endian_io.h"
 #include "pmclog/layout.h"
 #include "pmclog/names.h"
 #include "pmclog/text.h"
@@ -17,10 +18,7 @@ constexpr uint32_t kNsecWrap = kNsecMask + 1;
 constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC without a PMC (§4)
 
 uint32_t load32(const Abi& abi, const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  if (abi.byte_order == ByteOrder::big) v = __builtin_bswap32(v);
-  return v;
+  return pmclog::detail::load32(abi.byte_order, p);  // byte order in one place (endian_io.h)
 }
 
 // The largest true nanosecond value a masked legacy field can stand for: the kernel stores

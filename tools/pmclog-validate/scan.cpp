@@ -9,6 +9,7 @@
 
 #include "checker.h"
 #include "pmclog/decode.h"
+#include "pmclog/endian_io.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
 #include "pmclog/open.h"
@@ -21,10 +22,7 @@ namespace {
 constexpr size_t kLookahead = 2 * 65536 + 64;
 
 uint32_t load32(const Abi& abi, const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  if (abi.byte_order == ByteOrder::big) v = __builtin_bswap32(v);
-  return v;
+  return pmclog::detail::load32(abi.byte_order, p);  // byte order in one place (endian_io.h)
 }
 
 // The library's messages start with "record at offset N: "; our lines already show it.

@@ -89,6 +89,19 @@ void append_json(const Record& r, const Abi& abi, std::string& out) {
   out += "\",\"type\":\"";
   out += kind_id(r.kind);
   out += '"';
+  if (r.kind == Kind::initialize) {
+    // The rest of the ABI, which the records cannot always show (byte order never), so that
+    // the JSON Lines alone give the log back byte for byte.
+    out += ",\"byte_order\":\"";
+    out += byte_order_name(abi.byte_order);
+    out += '"';
+    key(out, "address_width");
+    append_u64(out, abi.address_width);
+    if (!abi.legacy()) {
+      key(out, "time_width");
+      append_u64(out, abi.time_width);
+    }
+  }
   key(out, "type_code");
   append_u64(out, r.header.type);
   key(out, "length");

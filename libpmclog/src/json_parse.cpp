@@ -19,21 +19,6 @@
 
 namespace pmclog {
 
-// Extra facts about a line that JsonRecord does not carry: which header times were given (so
-// a caller can derive increasing ones) and the ABI members a line may hold. Declared by the
-// write tool (tools/pmclog-write/json_input.h); not part of the public API yet.
-// Keep this definition identical to the one in tools/pmclog-write/json_line_info.h.
-struct JsonLineInfo {
-  bool has_ts_sec = false, has_ts_nsec = false, has_tsc = false, has_length = false;
-  bool has_offset = false;
-  uint64_t present_scalars = 0;  // bit f set when scalar Field f was given (or derived)
-  std::string generation;        // "generation" member, as written
-  uint64_t address_width = 0;    // "address_width" member (0: absent)
-  std::string byte_order;        // "byte_order" member
-};
-Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
-                                          JsonLineInfo& info);
-
 namespace {
 
 using json = nlohmann::json;
@@ -44,7 +29,7 @@ enum Slot : int {
   kHexBase = kFieldCount,
   kType = 2 * kFieldCount,
   kTypeCode, kLength, kOffset, kGeneration, kTsSec, kTsNsec, kTsc, kTscHex, kCpu,
-  kUnwritten, kPayloadHex, kAddressWidth, kByteOrder,
+  kUnwritten, kPayloadHex, kAddressWidth, kByteOrder, kTimeWidth,
   kSlotCount,
   kIgnored = -1,
 };
@@ -64,7 +49,8 @@ class SlotTable {
         {"offset", kOffset},     {"generation", kGeneration},  {"ts_sec", kTsSec},
         {"ts_nsec", kTsNsec},    {"tsc", kTsc},                {"tsc_hex", kTscHex},
         {"cpu", kCpu},           {"unwritten", kUnwritten},    {"payload_hex", kPayloadHex},
-        {"address_width", kAddressWidth}, {"byte_order", kByteOrder}};
+        {"address_width", kAddressWidth}, {"byte_order", kByteOrder},
+        {"time_width", kTimeWidth}};
     for (const auto& [n, slot] : extra) add(n, slot);
   }
   int find(std::string_view k) const {
@@ -318,7 +304,7 @@ class Sax {
       if (slot_ < kSlotCount && hex_seen_[slot_]) return true;  // the _hex twin wins
       if (slot_ < kScalarFieldCount || slot_ == kTypeCode || slot_ == kLength ||
           slot_ == kOffset || slot_ == kTsSec || slot_ == kTsNsec || slot_ == kTsc ||
-          slot_ == kCpu || slot_ == kAddressWidth) {
+          slot_ == kCpu || slot_ == kAddressWidth || slot_ == kTimeWidth) {
         c_.num[slot_] = n;
         return true;
       }
@@ -344,7 +330,7 @@ class Sax {
     if (slot_ == kIgnored) return true;
     if (slot_ < kScalarFieldCount || slot_ == kTypeCode || slot_ == kLength ||
         slot_ == kOffset || slot_ == kTsSec || slot_ == kTsNsec || slot_ == kTsc ||
-        slot_ == kCpu || slot_ == kAddressWidth ||
+        slot_ == kCpu || slot_ == kAddressWidth || slot_ == kTimeWidth ||
         (slot_ >= kHexBase && slot_ < kHexBase + kScalarFieldCount) || slot_ == kTscHex) {
       Num n;
       if (!parse_num_string(s, n))
@@ -606,6 +592,7 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
   info.has_length = c.num[kLength].present;
   info.generation = c.generation;
   info.address_width = c.num[kAddressWidth].present ? c.num[kAddressWidth].v : 0;
+  info.time_width = c.num[kTimeWidth].present ? c.num[kTimeWidth].v : 0;
   info.byte_order = c.byte_order;
   info.has_offset = c.num[kOffset].present;
   for (int f = 0; f < kScalarFieldCount; ++f) {

@@ -39,11 +39,9 @@ std::optional<std::string> to_jsonl(const fs::path& log, Abi& abi) {
   return out;
 }
 
-// The options the JSON cannot carry: docs/jsonl.md has no byte-order member (the width is
-// inferred from record lengths).
-std::string abi_flags(const Abi& abi) {
-  return abi.byte_order == ByteOrder::big ? " -b big" : "";
-}
+// No ABI options: the INITIALIZE line carries byte_order, address_width and time_width
+// (docs/jsonl.md), so the JSON Lines alone must give every log back.
+std::string abi_flags(const Abi&) { return ""; }
 
 // False when the log does not decode cleanly (the promise covers only clean logs).
 bool expect_round_trip_via_library(const fs::path& log) {

@@ -31,6 +31,7 @@ bool Converter::modern() const { return !sink_.abi().legacy(); }
 
 void Converter::process(const PerfEvent& e) {
   using T = PerfEvent::Type;
+  if (!pending_procexit_.empty()) emit_due_procexits(e.time, false);
   switch (e.type) {
     case T::sample:
       if (cfg_.counting)
@@ -221,9 +222,23 @@ void Converter::process_gone(uint32_t pid, uint64_t t) {
   auto r = rv(Kind::sysexit);
   r[Field::pid] = pid;
   sink_.emit(r, t);
-  if (cfg_.counting && pid != deferred_pid_) emit_procexit(pid, t);
+  if (cfg_.counting && pid != deferred_pid_) pending_procexit_[pid] = t;
   procs_.erase(pid);
   exited_.insert(pid);
+}
+
+// A process's final counter values (PERF_RECORD_READ of each inherited per-CPU event) can be
+// merged after its EXIT: its PROCEXIT waits until the stream has moved well past the exit.
+void Converter::emit_due_procexits(uint64_t now, bool all) {
+  constexpr uint64_t kSettleNs = 200'000'000;
+  for (auto it = pending_procexit_.begin(); it != pending_procexit_.end();) {
+    if (all || now > it->second + kSettleNs) {
+      emit_procexit(it->first, now);
+      it = pending_procexit_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void Converter::emit_procexit(uint32_t pid, uint64_t t) {
@@ -272,6 +287,7 @@ void Converter::on_counter_values(const PerfEvent& e, bool at_exit) {
 }
 
 void Converter::finish_deferred(const std::vector<PerfEvent>& final_reads, uint64_t t) {
+  emit_due_procexits(t, true);
   if (deferred_pid_ == 0) return;
   // The root's own final count = what its per-CPU events hold minus what exited
   // descendants handed back to them.

@@ -94,6 +94,10 @@ class Converter {
   // Exited inherited threads' final raw values, by (tid, perf id).
   std::map<std::pair<uint32_t, uint64_t>, uint64_t> child_final_raw_;
   uint32_t deferred_pid_ = 0;
+  // counting: PROCEXITs waiting for the exited process's last counter reads, which reach us
+  // from other CPUs' rings after its EXIT record; by pid, with the exit time.
+  std::map<uint32_t, uint64_t> pending_procexit_;
+  void emit_due_procexits(uint64_t now, bool all);
 };
 
 }  // namespace record

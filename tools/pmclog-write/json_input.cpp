@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "json_line_info.h"
+#include "pmclog/json.h"
 #include "pmclog/encode.h"
 #include "pmclog/json.h"
 #include "pmclog/kind.h"
@@ -129,6 +129,10 @@ class AbiResolver {
     if (!width_) {
       const uint64_t w = number_of(j, "address_width");
       if (w == 4 || w == 8) width_ = static_cast<uint8_t>(w);
+    }
+    if (!time_width_) {
+      const uint64_t t = number_of(j, "time_width");
+      if (t == 4 || t == 8) time_width_ = static_cast<uint8_t>(t);
     }
     if (!width_ && j.contains("length")) infer_width(line, j);
     return settled();

@@ -33,4 +33,19 @@ struct JsonRecord {
 // line number). (libpmclog/src/json_parse.cpp)
 Result<JsonRecord> parse_json_record(std::string_view line, const Abi& abi);
 
+// What a line gave, beyond the record: which header times and fields were present (so that a
+// writer can derive the missing ones, e.g. increasing timestamps) and the ABI members an
+// INITIALIZE line carries.
+struct JsonLineInfo {
+  bool has_ts_sec = false, has_ts_nsec = false, has_tsc = false, has_length = false;
+  bool has_offset = false;
+  uint64_t present_scalars = 0;  // bit f set when scalar Field f was given (or derived)
+  std::string generation;        // "generation" member, as written
+  uint64_t address_width = 0;    // "address_width" member (0: absent)
+  std::string byte_order;        // "byte_order" member
+  uint64_t time_width = 0;       // "time_width" member (0: absent)
+};
+Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
+                                          JsonLineInfo& info);
+
 }  // namespace pmclog

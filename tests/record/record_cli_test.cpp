@@ -363,8 +363,12 @@ TEST(RecordCli, HelpAndVersion) {
 }
 
 TEST(RecordCli, LostSamplesBecomeDropnotify) {
-  // A one-page ring buffer at 20 kHz overflows between two drains on any machine; still,
-  // sampling is statistical, so allow a few attempts.
+  // A one-page ring buffer at 20 kHz, drained only every 200 ms (the tool's slow-consumer
+  // test hook), overflows on any machine; sampling is statistical, so allow a few attempts.
+  setenv("PMCLOG_RECORD_DRAIN_DELAY_MS", "200", 1);
+  struct Unset {
+    ~Unset() { unsetenv("PMCLOG_RECORD_DRAIN_DELAY_MS"); }
+  } unset;
   for (int attempt = 0; attempt < 3; ++attempt) {
     TempDir dir;
     const std::string out = dir.file("lost.pmclog");

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -397,8 +398,12 @@ int run_record(const Options& opt) {
   uint64_t kill_at = UINT64_MAX;
   bool child_done = !command_mode;
   int child_status = 0;
+  // Test hook: a slow consumer, so that tests can make the ring buffers overflow for sure.
+  const char* delay_env = std::getenv("PMCLOG_RECORD_DRAIN_DELAY_MS");
+  const int drain_delay_ms = delay_env ? std::atoi(delay_env) : 0;
   for (;;) {
     poll(pfds.data(), pfds.size(), 50);
+    if (drain_delay_ms > 0) usleep(static_cast<useconds_t>(drain_delay_ms) * 1000);
     // A buffer whose events all ended (the task exited) reports POLLHUP forever; stop
     // polling it so the loop sleeps instead of spinning. drain() still reads it.
     for (auto& p : pfds)

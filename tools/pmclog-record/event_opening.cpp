@@ -175,6 +175,23 @@ bool open_events(std::vector<EventChoice>& events, OpenSettings& s,
   for (int cpu = 0; cpu < ncpu; ++cpu) {
     int ring_fd = -1;
     bool any = false;
+    // The CPU's first event gets the ring buffer; every later one writes into it.
+    auto attach_ring = [&](int fd) {
+      if (ring_fd < 0) {
+        RingBuffer rb;
+        if (!rb.map(fd, s.mmap_pages)) {
+          err = std::string("cannot map the perf ring buffer: ") + std::strerror(errno) +
+                " (try a smaller --mmap-pages, or raise kernel.perf_event_mlock_kb)";
+          return false;
+        }
+        out.rings.push_back(std::move(rb));
+        ring_fd = fd;
+      } else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) != 0) {
+        err = std::string("cannot share the ring buffer: ") + std::strerror(errno);
+        return false;
+      }
+      return true;
+    };
     for (pid_t target : targets) {
       int group = -1;
       if (s.counting) {
@@ -184,19 +201,7 @@ bool open_events(std::vector<EventChoice>& events, OpenSettings& s,
         out.fds.push_back(fd);
         out.leaders.push_back(fd);
         group = fd;
-        if (ring_fd < 0) {
-          RingBuffer rb;
-          if (!rb.map(fd, s.mmap_pages)) {
-            err = std::string("cannot map the perf ring buffer: ") + std::strerror(errno) +
-                  " (try a smaller --mmap-pages, or raise kernel.perf_event_mlock_kb)";
-            return false;
-          }
-          out.rings.push_back(std::move(rb));
-          ring_fd = fd;
-        } else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) != 0) {
-          err = std::string("cannot share the ring buffer: ") + std::strerror(errno);
-          return false;
-        }
+        if (!attach_ring(fd)) return false;
       }
       for (size_t ei = 0; ei < events.size(); ++ei) {
         const bool sideband = !s.counting && ei == 0;
@@ -208,19 +213,7 @@ bool open_events(std::vector<EventChoice>& events, OpenSettings& s,
         uint64_t id = 0;
         if (ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0) out.ids[id] = EventIdInfo{ei, cpu};
         // Counting members write only their PERF_RECORD_READ, into the same ring.
-        if (ring_fd < 0) {
-          RingBuffer rb;
-          if (!rb.map(fd, s.mmap_pages)) {
-            err = std::string("cannot map the perf ring buffer: ") + std::strerror(errno) +
-                  " (try a smaller --mmap-pages, or raise kernel.perf_event_mlock_kb)";
-            return false;
-          }
-          out.rings.push_back(std::move(rb));
-          ring_fd = fd;
-        } else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) != 0) {
-          err = std::string("cannot share the ring buffer: ") + std::strerror(errno);
-          return false;
-        }
+        if (!attach_ring(fd)) return false;
       }
     }
     (void)any;

@@ -13,28 +13,24 @@ namespace pmclog {
 
 void release_mapped_pages(const uint8_t* from, const uint8_t* to);  // posix_io.cpp
 
-struct LogReader::Impl {
+// The window (the bytes not yet read, the file offset, the page release) is the Window that
+// LogReader::for_each's inline loop works on.
+struct LogReader::Impl : detail::Window {
   using NextFn = Step (*)(Impl&, Record&, Error&);
   Abi abi;
   std::unique_ptr<detail::DecodeCtx> ctx;
   detail::DecodeFn decode = nullptr;
   NextFn next = nullptr;  // next_as<> for the ABI and the reader's mode, chosen in set_abi()
-  // The window: bytes [beg, end) of `data`; `off` is the file offset of data[beg].
-  const uint8_t* data = nullptr;
-  size_t beg = 0, end = 0;
-  uint64_t off = 0;
   // Streaming only.
   std::unique_ptr<ByteSource> src;
   std::vector<uint8_t> buf;
   bool eof = true;
   Error io_error;
-  // Span readers over a file mapping: pages before `released` have been given back.
-  bool release = false;
-  size_t released = 0;
 
   void set_abi(const Abi& a) {
     abi = a;
     ctx = std::make_unique<detail::DecodeCtx>(a);
+    plans = ctx->plans.data();
     decode = detail::decoder_for(a);
     next = next_for(a, src != nullptr);
   }
@@ -96,7 +92,7 @@ struct LogReader::Impl {
   }
 };
 
-LogReader::LogReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+LogReader::LogReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) { next_ = impl_->next; }
 LogReader::LogReader(LogReader&&) noexcept = default;
 LogReader& LogReader::operator=(LogReader&&) noexcept = default;
 LogReader::~LogReader() = default;
@@ -120,7 +116,10 @@ LogReader LogReader::stream(std::unique_ptr<ByteSource> src, const Abi& abi, siz
 }
 
 const Abi& LogReader::abi() const { return impl_->abi; }
-void LogReader::set_abi(const Abi& abi) { impl_->set_abi(abi); }
+void LogReader::set_abi(const Abi& abi) {
+  impl_->set_abi(abi);
+  next_ = impl_->next;
+}
 uint64_t LogReader::offset() const { return impl_->off; }
 size_t LogReader::buffer_capacity() const { return impl_->src ? impl_->buf.size() : 0; }
 void LogReader::release_pages_behind(bool on) { impl_->release = on && !impl_->src; }
@@ -133,16 +132,16 @@ std::span<const uint8_t> LogReader::peek(size_t n) {
 
 namespace {
 
-// One instantiation per (byte order, width, mode): the decoder is inlined into the loop step,
-// so a span reader pays one indirect call per record.
-template <ByteOrder O, int W, bool Streaming>
+// One instantiation per (byte order, width, generation, mode), with the decoder inlined. The
+// general step: any record, span or stream.
+template <ByteOrder O, int W, bool Legacy, bool Streaming>
 Step next_as(LogReader::Impl& s, Record& r, Error& err) {
   if constexpr (Streaming) {
     s.ensure(4);
     s.ensure(std::max<size_t>(peek_length(s.abi, s.data + s.beg, s.avail()), 4));
   }
-  const Step st = detail::decode_as<O, W>(*s.ctx, s.data + s.beg, s.avail(), s.off, r, err);
-  if (st == Step::record) {
+  const Step st = detail::decode_as<O, W, Legacy>(*s.ctx, s.data + s.beg, s.avail(), s.off, r, err);
+  if (st == Step::record) [[likely]] {
     s.consume(r.header.length);
   } else if (Streaming && s.io_error && (st == Step::end || err.code == Errc::truncated)) {
     err = s.io_error;  // the data ended because reading failed, not because the log did
@@ -151,21 +150,44 @@ Step next_as(LogReader::Impl& s, Record& r, Error& err) {
   return st;
 }
 
-template <bool Streaming>
-LogReader::Impl::NextFn pick(const Abi& a) {
-  const bool le = a.byte_order == ByteOrder::little;
-  if (a.address_width == 4)
-    return le ? &next_as<ByteOrder::little, 4, Streaming> : &next_as<ByteOrder::big, 4, Streaming>;
-  return le ? &next_as<ByteOrder::little, 8, Streaming> : &next_as<ByteOrder::big, 8, Streaming>;
+// The span reader's step for the records most logs are made of (Plan::simple: 32-bit words
+// and perhaps frames). Everything else, the end and errors go to the general step by a tail
+// call, so this path is a leaf that needs no stack frame: it is most of the time spent
+// reading a log.
+template <ByteOrder O, int W, bool Legacy>
+Step next_span(LogReader::Impl& s, Record& r, Error& err) {
+  const uint8_t* p = s.data + s.beg;
+  const size_t avail = s.end - s.beg;
+  if (avail < 4) [[unlikely]]
+    return next_as<O, W, Legacy, false>(s, r, err);
+  const uint32_t word = detail::load32<O>(p);
+  const detail::Plan& plan = s.ctx->plans[(word >> 16) & 0xFF];
+  if (!(detail::framing_fits(plan, word, avail) & plan.simple)) [[unlikely]]
+    return next_as<O, W, Legacy, false>(s, r, err);
+  const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
+  detail::fill_head<O, Legacy>(plan, p, word, s.off, r);
+  detail::fill_simple_tail<O, W>(plan, p, len, r);
+  s.beg += len;
+  s.off += len;
+  if (s.release) [[unlikely]]
+    detail::release_step(s);
+  return Step::record;
 }
 
 }  // namespace
 
 LogReader::Impl::NextFn LogReader::Impl::next_for(const Abi& a, bool streaming) {
-  return streaming ? pick<true>(a) : pick<false>(a);
+  return detail::dispatch_abi(a, [streaming]<ByteOrder O, int W, bool Legacy>() -> NextFn {
+    return streaming ? &next_as<O, W, Legacy, true> : &next_span<O, W, Legacy>;
+  });
 }
 
-Step LogReader::next(Record& r, Error& err) { return impl_->next(*impl_, r, err); }
+detail::Window* LogReader::span_window() { return impl_->src ? nullptr : impl_.get(); }
+
+void detail::release_step(Window& w) {
+  auto& s = static_cast<LogReader::Impl&>(w);
+  if (s.beg - s.released >= LogReader::Impl::kReleaseStep) s.release_behind();
+}
 
 bool LogReader::skip() {
   Impl& s = *impl_;

@@ -8,10 +8,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "pmclog/abi.h"
 #include "pmclog/decode.h"
+#include "pmclog/detail/fast_decode.h"
 #include "pmclog/detect.h"
 #include "pmclog/error.h"
 #include "pmclog/record.h"
@@ -70,7 +72,15 @@ class LogReader {
   // span reader: as long as the span). On Step::error the reader stays at the bad record;
   // call skip() (when the framing allows it, e.g. an unknown type) or resync() to go on,
   // or stop. Iteration can stop at any point and resume later with another next().
-  Step next(Record& r, Error& err);
+  Step next(Record& r, Error& err) { return next_(*impl_.get(), r, err); }
+
+  // Calls f(record) for every record from here on, until f returns false (when it returns
+  // bool), the end, or an error; returns Step::record, Step::end or Step::error accordingly,
+  // and can be called again to go on (after skip() or resync() on an error). The fast way to
+  // read a whole log: for a span reader the common records are decoded inline in this loop,
+  // with no call per record. `f` sees the same records as a loop over next() would.
+  template <class F>
+  Step for_each(F&& f, Error& err);
 
   // After an error: move past the bad record by its length when its framing is sound
   // (unknown type, bad body), returning true; false when the length cannot be trusted.
@@ -95,7 +105,57 @@ class LogReader {
 
  private:
   explicit LogReader(std::unique_ptr<Impl> impl);
+  detail::Window* span_window();  // nullptr for a stream reader
+  // The step for the ABI and the reader's mode (Impl::next), kept here so that next() is
+  // one indirect call.
+  Step (*next_)(Impl&, Record&, Error&) = nullptr;
+  template <class F>
+  static bool call(F& f, const Record& r) {
+    if constexpr (std::is_void_v<std::invoke_result_t<F&, const Record&>>) {
+      f(r);
+      return true;
+    } else {
+      return static_cast<bool>(f(r));
+    }
+  }
   std::unique_ptr<Impl> impl_;
 };
+
+template <class F>
+Step LogReader::for_each(F&& f, Error& err) {
+  Record r;
+  detail::Window* w = span_window();
+  if (w == nullptr) {
+    Step st;
+    while ((st = next(r, err)) == Step::record)
+      if (!call(f, r)) return Step::record;
+    return st;
+  }
+  return detail::dispatch_abi(abi(), [&]<ByteOrder O, int Width, bool Legacy>() -> Step {
+    for (;;) {
+      const uint8_t* p = w->data + w->beg;
+      const size_t avail = w->end - w->beg;
+      if (avail >= 4) [[likely]] {
+        const uint32_t word = detail::load32<O>(p);
+        const detail::Plan& plan = w->plans[(word >> 16) & 0xFF];
+        if (detail::framing_fits(plan, word, avail) & plan.simple) [[likely]] {
+          const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
+          detail::fill_head<O, Legacy>(plan, p, word, w->off, r);
+          detail::fill_simple_tail<O, Width>(plan, p, len, r);
+          w->beg += len;
+          w->off += len;
+          if (w->release) [[unlikely]]
+            detail::release_step(*w);
+          if (!call(f, r)) return Step::record;
+          continue;
+        }
+      }
+      // Rare record kinds, damage and the end: the general decoder.
+      const Step st = next(r, err);
+      if (st != Step::record) return st;
+      if (!call(f, r)) return Step::record;
+    }
+  });
+}
 
 }  // namespace pmclog

@@ -1,0 +1,127 @@
+// The decoder's fast path, in a header so that LogReader::for_each can inline it into the
+// caller's loop. Not part of the API: names here may change between releases.
+//
+// Shape: one load of the header word, one lookup of the type's Plan (no pointer chasing), and
+// one combined branch that checks magic, length, alignment, depth and truncation at once.
+// Records this path does not handle (text, 64-bit fields, damage, the end) go to the
+// out-of-line decoder, which repeats every check one by one to name the exact error.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "pmclog/abi.h"
+#include "pmclog/endian_io.h"
+#include "pmclog/layout.h"
+#include "pmclog/record.h"
+
+namespace pmclog::detail {
+
+// How to decode one type number, derived from its Layout once per file. This is what every
+// record reads, packed into one cache line; the rarer field types are in ColdPlan.
+struct alignas(64) Plan {
+  // Valid lengths are min_len .. min_len + span, with (len - align_base) & align_mask == 0.
+  // An undefined type has min_len past any 16-bit length, so it never passes.
+  uint32_t min_len = 1u << 16;
+  uint32_t span = 0;
+  uint16_t align_base = 0;
+  uint16_t align_mask = 3;
+  Kind kind = Kind::unknown;
+  FieldType tail = FieldType::pad;  // path or addrs when the layout is variable
+  uint16_t tail_off = 0;
+  uint8_t nwords = 0;   // 32-bit words, the bulk of every record, in a flat list
+  bool simple = true;   // only words, and perhaps an address array: no ColdPlan, no path
+  std::array<uint8_t, 10> word_slot{};
+  std::array<uint16_t, 10> word_off{};
+  const Layout* layout = nullptr;
+};
+static_assert(sizeof(Plan) == 64);
+
+// Whether the header word frames a record of the plan's type that fits in `avail` bytes:
+// magic, length range (depth included), alignment (whole frames included) and truncation,
+// in one branch; non-short-circuit on purpose.
+[[gnu::always_inline]] inline bool framing_fits(const Plan& plan, uint32_t word, size_t avail) {
+  const uint32_t len = word & 0xFFFF;
+  return !(((word >> 24) != kHeaderMagic) | (len - plan.min_len > plan.span) |
+           (((len - plan.align_base) & plan.align_mask) != 0) | (len > avail));
+}
+
+// The header and the 32-bit words of a record whose framing has been checked.
+template <ByteOrder O, bool Legacy>
+[[gnu::always_inline]] inline void fill_head(const Plan& plan, const uint8_t* p, uint32_t word,
+                                             uint64_t offset, Record& out) {
+  const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
+  out.offset = offset;
+  out.kind = plan.kind;
+  out.layout = plan.layout;
+  out.header.type = static_cast<uint8_t>(word >> 16);
+  out.header.length = len;
+  if constexpr (Legacy) {
+    out.header.ts_sec = load32<O>(p + 4);
+    out.header.ts_nsec = load32<O>(p + 8);
+    out.header.tsc = 0;
+  } else {
+    out.header.ts_sec = out.header.ts_nsec = 0;
+    out.header.tsc = load64_native<O>(p + 8);
+  }
+  out.raw = {p, len};
+  uint64_t* v = out.v.data();
+  const uint8_t* slot = plan.word_slot.data();
+  const uint16_t* wo = plan.word_off.data();
+  // Unrolled: most records have 1 to 5 words, and this runs for every record.
+  switch (plan.nwords) {
+    case 5: v[slot[4]] = load32<O>(p + wo[4]); [[fallthrough]];
+    case 4: v[slot[3]] = load32<O>(p + wo[3]); [[fallthrough]];
+    case 3: v[slot[2]] = load32<O>(p + wo[2]); [[fallthrough]];
+    case 2: v[slot[1]] = load32<O>(p + wo[1]); [[fallthrough]];
+    case 1: v[slot[0]] = load32<O>(p + wo[0]); [[fallthrough]];
+    case 0: break;
+    default:
+      for (unsigned i = 0; i < plan.nwords; ++i) v[slot[i]] = load32<O>(p + wo[i]);
+  }
+}
+
+// The rest of a simple record (Plan::simple): no text, and the frames if it has any.
+template <ByteOrder O, int W>
+[[gnu::always_inline]] inline void fill_simple_tail(const Plan& plan, const uint8_t* p, uint16_t len,
+                                                    Record& out) {
+  out.text = {};
+  // Whole frames within the depth limit: checked with the framing. A record without frames
+  // gets an empty view.
+  const uint32_t nframes = plan.tail == FieldType::addrs ? (len - plan.tail_off) / W : 0;
+  out.pcs = AddrView(p + plan.tail_off, nframes, W, O);
+}
+
+// A span reader's position, shared with the inline loop of LogReader::for_each: the bytes
+// [beg, end) of `data` are unread; `off` is the file offset of data[beg].
+struct Window {
+  const uint8_t* data = nullptr;
+  size_t beg = 0, end = 0;
+  uint64_t off = 0;
+  const Plan* plans = nullptr;  // indexed by type number
+  // Span readers over a file mapping: pages before `released` have been given back.
+  bool release = false;
+  size_t released = 0;
+};
+
+// Gives back the pages behind the position when enough have been read (reader.cpp).
+void release_step(Window& w);
+
+// Calls pick.template operator()<O, W, Legacy>() for the ABI: the one place that turns the
+// runtime ABI into template arguments.
+template <class Pick>
+auto dispatch_abi(const Abi& abi, Pick&& pick) {
+  const bool le = abi.byte_order == ByteOrder::little;
+  const bool legacy = abi.legacy();
+  auto by_gen = [&]<ByteOrder O, int W>() {
+    return legacy ? pick.template operator()<O, W, true>() : pick.template operator()<O, W, false>();
+  };
+  if (abi.address_width == 4)
+    return le ? by_gen.template operator()<ByteOrder::little, 4>()
+              : by_gen.template operator()<ByteOrder::big, 4>();
+  return le ? by_gen.template operator()<ByteOrder::little, 8>()
+            : by_gen.template operator()<ByteOrder::big, 8>();
+}
+
+}  // namespace pmclog::detail

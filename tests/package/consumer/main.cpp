@@ -15,6 +15,12 @@ int main(int argc, char** argv) {
   int n = 0;
   while (log->reader->next(r, e) == pmclog::Step::record) ++n;
   if (e) return 1;
+  // Again through for_each, whose fast path is inline in the installed headers.
+  auto again = pmclog::open_log(argv[1]);
+  int m = 0;
+  if (!again.ok() || again->reader->for_each([&](const pmclog::Record&) { ++m; }, e) != pmclog::Step::end)
+    return 1;
+  if (m != n) return 1;
   std::printf("%d records, %s\n", n, pmclog::describe(log->detection.abi).c_str());
   return 0;
 }

@@ -47,7 +47,15 @@ inline void make_plan(const Layout* l, int width, uint32_t depth_max, Plan& plan
       default: cold.other[cold.nother++] = f; break;
     }
   }
-  plan.simple = cold.nother == 0 && plan.tail != FieldType::path;
+  plan.simple = cold.nother == 0 && plan.tail != FieldType::path && plan.nwords <= kFastWords;
+  if (plan.simple) {  // pad the word list (Plan::simple)
+    uint8_t spare = 0;
+    while (l->has(static_cast<Field>(spare))) ++spare;
+    for (int i = plan.nwords; i < kFastWords; ++i) {
+      plan.word_slot[static_cast<size_t>(i)] = spare;
+      plan.word_off[static_cast<size_t>(i)] = 4;
+    }
+  }
   if (plan.tail == FieldType::addrs) {  // the depth limit and whole frames, in the same branch
     plan.span = depth_max * static_cast<uint32_t>(width);
     plan.align_base = plan.tail_off;

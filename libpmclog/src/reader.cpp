@@ -165,7 +165,7 @@ Step next_span(LogReader::Impl& s, Record& r, Error& err) {
   if (!(detail::framing_fits(plan, word, avail) & plan.simple)) [[unlikely]]
     return next_as<O, W, Legacy, false>(s, r, err);
   const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
-  detail::fill_head<O, Legacy>(plan, p, word, s.off, r);
+  detail::fill_head<O, Legacy, true>(plan, p, word, s.off, r);
   detail::fill_simple_tail<O, W>(plan, p, len, r);
   s.beg += len;
   s.off += len;

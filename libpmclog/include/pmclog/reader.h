@@ -140,7 +140,7 @@ Step LogReader::for_each(F&& f, Error& err) {
         const detail::Plan& plan = w->plans[(word >> 16) & 0xFF];
         if (detail::framing_fits(plan, word, avail) & plan.simple) [[likely]] {
           const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
-          detail::fill_head<O, Legacy>(plan, p, word, w->off, r);
+          detail::fill_head<O, Legacy, true>(plan, p, word, w->off, r);
           detail::fill_simple_tail<O, Width>(plan, p, len, r);
           w->beg += len;
           w->off += len;

@@ -20,6 +20,8 @@ namespace pmclog::detail {
 
 // How to decode one type number, derived from its Layout once per file. This is what every
 // record reads, packed into one cache line; the rarer field types are in ColdPlan.
+inline constexpr int kFastWords = 5;  // the most a common record has (modern CALLCHAIN)
+
 struct alignas(64) Plan {
   // Valid lengths are min_len .. min_len + span, with (len - align_base) & align_mask == 0.
   // An undefined type has min_len past any 16-bit length, so it never passes.
@@ -31,7 +33,11 @@ struct alignas(64) Plan {
   FieldType tail = FieldType::pad;  // path or addrs when the layout is variable
   uint16_t tail_off = 0;
   uint8_t nwords = 0;   // 32-bit words, the bulk of every record, in a flat list
-  bool simple = true;   // only words, and perhaps an address array: no ColdPlan, no path
+  // At most kFastWords words, perhaps an address array, nothing else (no ColdPlan, no path).
+  // Such a plan's word list is padded to kFastWords entries that reread the header's second
+  // word into a field the layout does not have, so the fast path copies a fixed number of
+  // words with no branch on the count.
+  bool simple = true;
   std::array<uint8_t, 10> word_slot{};
   std::array<uint16_t, 10> word_off{};
   const Layout* layout = nullptr;
@@ -47,8 +53,9 @@ static_assert(sizeof(Plan) == 64);
            (((len - plan.align_base) & plan.align_mask) != 0) | (len > avail));
 }
 
-// The header and the 32-bit words of a record whose framing has been checked.
-template <ByteOrder O, bool Legacy>
+// The header and the 32-bit words of a record whose framing has been checked. `Simple`: the
+// plan is simple, so its padded word list is copied whole.
+template <ByteOrder O, bool Legacy, bool Simple = false>
 [[gnu::always_inline]] inline void fill_head(const Plan& plan, const uint8_t* p, uint32_t word,
                                              uint64_t offset, Record& out) {
   const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
@@ -69,6 +76,10 @@ template <ByteOrder O, bool Legacy>
   uint64_t* v = out.v.data();
   const uint8_t* slot = plan.word_slot.data();
   const uint16_t* wo = plan.word_off.data();
+  if constexpr (Simple) {
+    for (int i = 0; i < kFastWords; ++i) v[slot[i]] = load32<O>(p + wo[i]);
+    return;
+  }
   // Unrolled: most records have 1 to 5 words, and this runs for every record.
   switch (plan.nwords) {
     case 5: v[slot[4]] = load32<O>(p + wo[4]); [[fallthrough]];

@@ -100,14 +100,10 @@ class Scanner {
         checker_(abi_, cfg, sink_) {}
 
   void run() {
-    Record r;
     Error e;
     for (;;) {
-      const Step s = rd_.next(r, e);
-      if (s == Step::record) {
-        checker_.record(r, index_++);
-        continue;
-      }
+      // for_each decodes the common records inline; it returns at the end or at damage.
+      const Step s = rd_.for_each([&](const Record& r) { checker_.record(r, index_++); }, e);
       if (s == Step::end) break;
       if (e.code == Errc::io) {
         res_.io_error = true;

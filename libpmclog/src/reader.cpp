@@ -150,28 +150,13 @@ Step next_as(LogReader::Impl& s, Record& r, Error& err) {
   return st;
 }
 
-// The span reader's step for the records most logs are made of (Plan::simple: 32-bit words
-// and perhaps frames). Everything else, the end and errors go to the general step by a tail
-// call, so this path is a leaf that needs no stack frame: it is most of the time spent
-// reading a log.
+// The span reader's step: the fast path for the records most logs are made of (Plan::simple:
+// 32-bit words and perhaps frames); the general step for the rest, the end and errors.
 template <ByteOrder O, int W, bool Legacy>
 Step next_span(LogReader::Impl& s, Record& r, Error& err) {
-  const uint8_t* p = s.data + s.beg;
-  const size_t avail = s.end - s.beg;
-  if (avail < 4) [[unlikely]]
-    return next_as<O, W, Legacy, false>(s, r, err);
-  const uint32_t word = detail::load32<O>(p);
-  const detail::Plan& plan = s.ctx->plans[(word >> 16) & 0xFF];
-  if (!(detail::framing_fits(plan, word, avail) & plan.simple)) [[unlikely]]
-    return next_as<O, W, Legacy, false>(s, r, err);
-  const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
-  detail::fill_head<O, Legacy, true>(plan, p, word, s.off, r);
-  detail::fill_simple_tail<O, W>(plan, p, len, r);
-  s.beg += len;
-  s.off += len;
-  if (s.release) [[unlikely]]
-    detail::release_step(s);
-  return Step::record;
+  if (detail::fast_step<O, W, Legacy>(s, r)) [[likely]]
+    return Step::record;
+  return next_as<O, W, Legacy, false>(s, r, err);
 }
 
 }  // namespace

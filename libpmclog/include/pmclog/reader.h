@@ -133,26 +133,11 @@ Step LogReader::for_each(F&& f, Error& err) {
   }
   return detail::dispatch_abi(abi(), [&]<ByteOrder O, int Width, bool Legacy>() -> Step {
     for (;;) {
-      const uint8_t* p = w->data + w->beg;
-      const size_t avail = w->end - w->beg;
-      if (avail >= 4) [[likely]] {
-        const uint32_t word = detail::load32<O>(p);
-        const detail::Plan& plan = w->plans[(word >> 16) & 0xFF];
-        if (detail::framing_fits(plan, word, avail) & plan.simple) [[likely]] {
-          const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
-          detail::fill_head<O, Legacy, true>(plan, p, word, w->off, r);
-          detail::fill_simple_tail<O, Width>(plan, p, len, r);
-          w->beg += len;
-          w->off += len;
-          if (w->release) [[unlikely]]
-            detail::release_step(*w);
-          if (!call(f, r)) return Step::record;
-          continue;
-        }
+      if (!detail::fast_step<O, Width, Legacy>(*w, r)) [[unlikely]] {
+        // Rare record kinds, damage and the end: the general decoder.
+        const Step st = next(r, err);
+        if (st != Step::record) return st;
       }
-      // Rare record kinds, damage and the end: the general decoder.
-      const Step st = next(r, err);
-      if (st != Step::record) return st;
       if (!call(f, r)) return Step::record;
     }
   });

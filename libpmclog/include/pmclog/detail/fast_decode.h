@@ -119,6 +119,29 @@ struct Window {
 // Gives back the pages behind the position when enough have been read (reader.cpp).
 void release_step(Window& w);
 
+// One step of a span reader on the fast path: decodes the next record into `r` and moves
+// past it when it is a simple record with sound framing. False, with nothing changed, for
+// anything else (the end, damage, rarer kinds): the general decoder takes over.
+template <ByteOrder O, int W, bool Legacy>
+[[gnu::always_inline]] inline bool fast_step(Window& w, Record& r) {
+  const uint8_t* p = w.data + w.beg;
+  const size_t avail = w.end - w.beg;
+  if (avail < 4) [[unlikely]]
+    return false;
+  const uint32_t word = load32<O>(p);
+  const Plan& plan = w.plans[(word >> 16) & 0xFF];
+  if (!(framing_fits(plan, word, avail) & plan.simple)) [[unlikely]]
+    return false;
+  const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
+  fill_head<O, Legacy, true>(plan, p, word, w.off, r);
+  fill_simple_tail<O, W>(plan, p, len, r);
+  w.beg += len;
+  w.off += len;
+  if (w.release) [[unlikely]]
+    release_step(w);
+  return true;
+}
+
 // Calls pick.template operator()<O, W, Legacy>() for the ABI: the one place that turns the
 // runtime ABI into template arguments.
 template <class Pick>

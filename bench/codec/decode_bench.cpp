@@ -10,6 +10,7 @@
 // varies from record to record, costs about one branch miss per record whoever runs it.
 //
 //   pmclog-bench-decode [--size-mib N] [--runs N] [--file PATH] [--byte-order little|big]
+//                       [--generation L2|L3|M9|M10] [--width 4|8]
 //
 // Prints rates (MB/s), the ratio, and peak RSS of the streaming reader.
 #include <sys/resource.h>
@@ -52,7 +53,7 @@ std::vector<uint8_t> make_log(const Abi& abi, size_t target) {
       case 0:
         r.kind = Kind::map_in;
         r[Field::pid] = 100 + rng() % 50;
-        r[Field::start] = 0x800000000 + (rng() % 4096) * 0x1000;
+        r[Field::start] = (abi.address_width == 4 ? 0x28000000 : 0x800000000) + (rng() % 4096) * 0x1000;
         r.text = "/usr/lib/libexample" + std::to_string(rng() % 100) + ".so.1";
         break;
       case 1:
@@ -133,7 +134,7 @@ __attribute__((noinline)) uint64_t decode_all_frames(std::span<const uint8_t> d,
 
 // Not the library: the least any reader of every frame must do, for comparison. Walks the
 // records by their length word and sums the same fields and frames, with no check at all
-// (L3, 64-bit, little-endian logs only, as this benchmark writes them by default).
+// (L3, 64-bit, little-endian logs only: this benchmark's default).
 __attribute__((noinline)) uint64_t unchecked_frames(std::span<const uint8_t> d, uint8_t callchain_type) {
   const uint8_t* p = d.data();
   const uint8_t* const e = p + d.size();
@@ -191,6 +192,8 @@ int main(int argc, char** argv) {
   int runs = 5;
   std::string file = "/tmp/pmclog-bench-decode.log";
   ByteOrder order = ByteOrder::little;
+  Generation gen = Generation::L3;
+  int width = 8;
   bool stream = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -199,13 +202,22 @@ int main(int argc, char** argv) {
     else if (a == "--runs") runs = std::stoi(next());
     else if (a == "--file") file = next();
     else if (a == "--byte-order") order = parse_byte_order(next()).value_or(ByteOrder::little);
+    else if (a == "--generation") gen = parse_generation(next()).value_or(Generation::L3);
+    else if (a == "--width") width = next() == "4" ? 4 : 8;
     else if (a == "--stream") stream = true;
     else {
-      std::fprintf(stderr, "usage: %s [--size-mib N] [--runs N] [--file PATH] [--byte-order little|big]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--size-mib N] [--runs N] [--file PATH] [--byte-order little|big]\n"
+                   "          [--generation L2|L3|M9|M10] [--width 4|8]\n",
+                   argv[0]);
       return 2;
     }
   }
-  const Abi abi = Abi::make(Generation::L3, 8, order);
+  const Abi abi = Abi::make(gen, static_cast<uint8_t>(width), order);
+  if (layout_for(abi, Kind::callchain) == nullptr) {
+    std::fprintf(stderr, "%s has no CALLCHAIN records\n", describe(abi).c_str());
+    return 2;
+  }
   if (stream) return stream_mode(abi);
 
   {
@@ -227,7 +239,7 @@ int main(int argc, char** argv) {
 
   std::vector<double> sum_t, dec_t, next_t, frames_t, floor_t;
   uint64_t records = 0, sink = 0;
-  const bool floor_ok = order == ByteOrder::little;
+  const bool floor_ok = abi.generation == Generation::L3 && width == 8 && order == ByteOrder::little;
   const uint8_t cc_type = layout_for(abi, Kind::callchain)->type;
   for (int i = 0; i < runs; ++i) {
     auto t0 = Clock::now();
@@ -284,7 +296,9 @@ int main(int argc, char** argv) {
   std::printf("  %-44s %8.1f MB/s  ratio %.2f\n", "full decode, for_each", fdec, fdec / fsum);
 
   // Streaming through a pipe: peak RSS of a reader process fed by cat.
-  const std::string cmd = "cat '" + file + "' | '" + argv[0] + "' --stream --byte-order " +
+  const std::string cmd = "cat '" + file + "' | '" + argv[0] + "' --stream --generation " +
+                          std::string(generation_name(gen)) + " --width " + std::to_string(width) +
+                          " --byte-order " +
                           std::string(byte_order_name(order));
   FILE* p = popen(cmd.c_str(), "r");
   unsigned long long n = 0, odd = 0;

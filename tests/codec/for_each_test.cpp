@@ -27,6 +27,26 @@ std::vector<Owned> via_for_each(pmclog::LogReader rd, pmclog::Error* err = nullp
   return out;
 }
 
+// A record as one line: offset, header and every value (so a field decoded differently shows).
+std::string line(const pmclog::Record& r, const Abi& abi) {
+  const pmclog::RecordValue v = pmclog::to_value(r, abi);
+  std::string s = "rec";
+  const auto num = [&](uint64_t x) {
+    s += ' ';
+    s += std::to_string(x);
+  };
+  num(r.offset);
+  num(r.header.length);
+  num(v.ts_sec);
+  num(v.ts_nsec);
+  num(v.tsc);
+  for (uint64_t x : v.v) num(x);
+  s += " text=";
+  s += v.text;
+  for (uint64_t pc : v.pcs) num(pc);
+  return s;
+}
+
 // A log of every kind of the ABI, many times, in random order: the fast path (words and
 // frames) and the general path (text, 64-bit fields) interleave.
 std::vector<uint8_t> mixed_log(const Abi& abi, uint64_t seed) {
@@ -117,12 +137,9 @@ TEST(ForEach, ErrorsAndRecoveryAsNext) {
       for (int guard = 0; guard < 100000; ++guard) {
         Step st;
         if (each) {
-          st = rd.for_each([&](const pmclog::Record& x) {
-            out.push_back("rec " + std::to_string(x.offset) + " " + std::to_string(pmclog::to_value(x, abi).v[0]));
-          }, e);
+          st = rd.for_each([&](const pmclog::Record& x) { out.push_back(line(x, abi)); }, e);
         } else {
-          while ((st = rd.next(r, e)) == Step::record)
-            out.push_back("rec " + std::to_string(r.offset) + " " + std::to_string(pmclog::to_value(r, abi).v[0]));
+          while ((st = rd.next(r, e)) == Step::record) out.push_back(line(r, abi));
         }
         if (st == Step::end) break;
         out.push_back("err " + std::to_string(e.offset) + " " + e.message);
@@ -132,8 +149,9 @@ TEST(ForEach, ErrorsAndRecoveryAsNext) {
     };
     const auto want = trace(false);
     EXPECT_EQ(trace(true), want);
-    EXPECT_NE(std::find_if(want.begin(), want.end(), [](const std::string& s) { return s.rfind("err", 0) == 0; }),
-              want.end()) << "the damage should give at least one error";
+    const auto is_error = [](const std::string& s) { return s.rfind("err", 0) == 0; };
+    EXPECT_NE(std::find_if(want.begin(), want.end(), is_error), want.end())
+        << "the damage should give at least one error";
   }
 }
 
@@ -169,8 +187,9 @@ TEST(ForEach, MappedLogWithPageRelease) {
   pmclog::Error e;
   const Step st = log->reader->for_each([&](const pmclog::Record& r) {
     if (r.offset >= first)
-      bad += r.offset != expect_off || r[pmclog::Field::cpuflags] != ((r.offset - first) & 0xFFFF) ||
-             r.pcs.size() != 24 || r.pcs[23] != 0x400000 + 23;
+      bad += r.offset != expect_off ||
+             r[pmclog::Field::cpuflags] != ((r.offset - first) & 0xFFFF) || r.pcs.size() != 24 ||
+             r.pcs[23] != 0x400000 + 23;
     expect_off += r.header.length;
     ++n;
   }, e);

@@ -100,7 +100,8 @@ template <ByteOrder O, int W>
   out.text = {};
   // Whole frames within the depth limit: checked with the framing. A record without frames
   // gets an empty view.
-  const uint32_t nframes = plan.tail == FieldType::addrs ? (len - plan.tail_off) / W : 0;
+  const uint32_t payload = static_cast<uint32_t>(len - plan.tail_off);  // unsigned: a shift
+  const uint32_t nframes = plan.tail == FieldType::addrs ? payload / W : 0;
   out.pcs = AddrView(p + plan.tail_off, nframes, W, O);
 }
 

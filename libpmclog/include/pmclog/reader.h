@@ -78,7 +78,8 @@ class LogReader {
   // bool), the end, or an error; returns Step::record, Step::end or Step::error accordingly,
   // and can be called again to go on (after skip() or resync() on an error). The fast way to
   // read a whole log: for a span reader the common records are decoded inline in this loop,
-  // with no call per record. `f` sees the same records as a loop over next() would.
+  // with no call per record. `f` sees the same records as a loop over next() would; the
+  // record it gets is valid during the call, and `f` must not use this reader.
   template <class F>
   Step for_each(F&& f, Error& err);
 

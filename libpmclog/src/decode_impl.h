@@ -167,13 +167,7 @@ template <ByteOrder O, int W, bool Legacy>
     return Step::error;
   }
   // On a body error `out` still shows the record (header, bytes, kind), for tools that print it.
-  out.header = Header{type, len, 0, 0, 0};
-  if constexpr (Legacy) {
-    out.header.ts_sec = load32<O>(p + 4);
-    out.header.ts_nsec = load32<O>(p + 8);
-  } else {
-    out.header.tsc = load64_native<O>(p + 8);
-  }
+  out.header = header_of<O, Legacy>(p, word);
   out.raw = {p, len};
   const Plan& plan = ctx.plans[type];
   const Layout* l = plan.layout;

@@ -53,6 +53,21 @@ static_assert(sizeof(Plan) == 64);
            (((len - plan.align_base) & plan.align_mask) != 0) | (len > avail));
 }
 
+// The header of a record at least a header long: legacy time (FORMAT.md §2) or modern TSC.
+template <ByteOrder O, bool Legacy>
+[[gnu::always_inline]] inline Header header_of(const uint8_t* p, uint32_t word) {
+  Header h;
+  h.type = static_cast<uint8_t>(word >> 16);
+  h.length = static_cast<uint16_t>(word & 0xFFFF);
+  if constexpr (Legacy) {
+    h.ts_sec = load32<O>(p + 4);
+    h.ts_nsec = load32<O>(p + 8);
+  } else {
+    h.tsc = load64_native<O>(p + 8);
+  }
+  return h;
+}
+
 // The header and the 32-bit words of a record whose framing has been checked. `Simple`: the
 // plan is simple, so its padded word list is copied whole.
 template <ByteOrder O, bool Legacy, bool Simple = false>
@@ -62,16 +77,7 @@ template <ByteOrder O, bool Legacy, bool Simple = false>
   out.offset = offset;
   out.kind = plan.kind;
   out.layout = plan.layout;
-  out.header.type = static_cast<uint8_t>(word >> 16);
-  out.header.length = len;
-  if constexpr (Legacy) {
-    out.header.ts_sec = load32<O>(p + 4);
-    out.header.ts_nsec = load32<O>(p + 8);
-    out.header.tsc = 0;
-  } else {
-    out.header.ts_sec = out.header.ts_nsec = 0;
-    out.header.tsc = load64_native<O>(p + 8);
-  }
+  out.header = header_of<O, Legacy>(p, word);
   out.raw = {p, len};
   uint64_t* v = out.v.data();
   const uint8_t* slot = plan.word_slot.data();

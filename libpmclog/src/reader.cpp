@@ -102,6 +102,10 @@ LogReader LogReader::over(std::span<const uint8_t> data, const Abi& abi) {
   impl->set_abi(abi);
   impl->data = data.data();
   impl->end = data.size();
+  if (data.size() >= detail::kPrefetchSpan) {
+    impl->pf_base = data.data();
+    impl->pf_limit = data.size() - detail::kPrefetchSpan;
+  }
   return LogReader(std::move(impl));
 }
 

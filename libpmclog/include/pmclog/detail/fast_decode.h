@@ -7,6 +7,7 @@
 // out-of-line decoder, which repeats every check one by one to name the exact error.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -111,6 +112,18 @@ template <ByteOrder O, int W>
   out.pcs = AddrView(p + plan.tail_off, nframes, W, O);
 }
 
+// Reading ahead. Each record's address comes from the length word of the one before, so a
+// walk over a log is a chain of dependent loads; on machines whose hardware prefetcher does
+// not run far enough ahead of such a walk (this project's 2-core VMs among them), every
+// record waits on memory, and decoding ran at a third of a plain word sum's speed. Asking
+// for the lines a few pages on, at every record, keeps the walk fed: 4 lines (256 bytes)
+// a record is more than most records are long.
+inline constexpr size_t kPrefetchAhead = 4096;
+inline constexpr int kPrefetchLines = 4;
+inline constexpr size_t kPrefetchSpan = 64 * kPrefetchLines;
+// Where a window too small to read ahead in points its prefetches (harmless, always valid).
+inline constexpr std::array<uint8_t, kPrefetchSpan> kPrefetchIdle{};
+
 // A span reader's position, shared with the inline loop of LogReader::for_each: the bytes
 // [beg, end) of `data` are unread; `off` is the file offset of data[beg].
 struct Window {
@@ -118,6 +131,10 @@ struct Window {
   size_t beg = 0, end = 0;
   uint64_t off = 0;
   const Plan* plans = nullptr;  // indexed by type number
+  // Reading ahead: lines at pf_base + min(beg + kPrefetchAhead, pf_limit), kPrefetchSpan
+  // bytes that are always inside the data (or kPrefetchIdle, for data shorter than that).
+  const uint8_t* pf_base = kPrefetchIdle.data();
+  size_t pf_limit = 0;
   // Span readers over a file mapping: pages before `released` have been given back.
   bool release = false;
   size_t released = 0;
@@ -135,6 +152,8 @@ template <ByteOrder O, int W, bool Legacy>
   const size_t avail = w.end - w.beg;
   if (avail < 4) [[unlikely]]
     return false;
+  const uint8_t* ahead = w.pf_base + std::min(w.beg + kPrefetchAhead, w.pf_limit);
+  for (int k = 0; k < kPrefetchLines; ++k) __builtin_prefetch(ahead + 64 * k);
   const uint32_t word = load32<O>(p);
   const Plan& plan = w.plans[(word >> 16) & 0xFF];
   if (!(framing_fits(plan, word, avail) & plan.simple)) [[unlikely]]

@@ -158,8 +158,11 @@ Step next_as(LogReader::Impl& s, Record& r, Error& err) {
 // 32-bit words and perhaps frames); the general step for the rest, the end and errors.
 template <ByteOrder O, int W, bool Legacy>
 Step next_span(LogReader::Impl& s, Record& r, Error& err) {
-  if (detail::fast_step<O, W, Legacy>(s, r)) [[likely]]
+  if (detail::fast_step<O, W, Legacy>(s, r)) [[likely]] {
+    if (s.release) [[unlikely]]
+      detail::release_step(s);
     return Step::record;
+  }
   return next_as<O, W, Legacy, false>(s, r, err);
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <random>
+#include <stdexcept>
 
 #include "format_rules.h"
 #include "listing.h"
@@ -117,6 +118,37 @@ TEST(ForEach, StopsAndResumes) {
   }
   EXPECT_EQ(got, want);
   EXPECT_EQ(calls, static_cast<int>(want.size() / 7) + 1);
+}
+
+// An exception from f leaves the reader just past the record f threw on, as a loop over
+// next() would (the inline loop keeps the position in a local copy and must write it back).
+TEST(ForEach, ExceptionFromFLeavesReaderPastThatRecord) {
+  const Abi abi = Abi::make(Generation::L3, 4, pmclog::ByteOrder::little);
+  const auto b = mixed_log(abi, 5);
+  auto ref = pmclog::LogReader::over(b, abi);
+  const auto want = read_all(ref);
+  ASSERT_GT(want.size(), 100u);
+  for (bool streaming : {false, true}) {
+    SCOPED_TRACE(streaming ? "stream reader" : "span reader");
+    auto rd = streaming ? pmclog::LogReader::stream(pmclog::span_source(b, 333), abi)
+                        : pmclog::LogReader::over(b, abi);
+    std::vector<Owned> got;
+    pmclog::Error e;
+    for (size_t throw_at : {5u, 40u, 41u, 99u}) {
+      try {
+        rd.for_each([&](const pmclog::Record& r) {
+          got.push_back(own(r, abi));
+          if (got.size() == throw_at) throw std::runtime_error("stop");
+        }, e);
+        FAIL() << "f threw, for_each returned";
+      } catch (const std::runtime_error&) {
+      }
+      ASSERT_EQ(got.size(), throw_at);
+      EXPECT_EQ(rd.offset(), got.back().offset + got.back().header.length);
+    }
+    EXPECT_EQ(rd.for_each([&](const pmclog::Record& r) { got.push_back(own(r, abi)); }, e), Step::end);
+    EXPECT_EQ(got, want);
+  }
 }
 
 // On damage, for_each returns the same error as next() at the same offset, with the reader

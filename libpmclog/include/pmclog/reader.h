@@ -133,11 +133,14 @@ Step LogReader::for_each(F&& f, Error& err) {
     return st;
   }
   return detail::dispatch_abi(abi(), [&]<ByteOrder O, int Width, bool Legacy>() -> Step {
+    detail::LocalWindow local(*w);  // f cannot touch the reader, so the position stays local
     for (;;) {
-      if (!detail::fast_step<O, Width, Legacy>(*w, r)) [[unlikely]] {
+      if (!detail::fast_step<O, Width, Legacy>(local.get(), r)) [[unlikely]] {
         // Rare record kinds, damage and the end: the general decoder.
-        const Step st = next(r, err);
+        const Step st = local.sync([&] { return next(r, err); });
         if (st != Step::record) return st;
+      } else if (local.get().release) [[unlikely]] {
+        local.sync([&] { detail::release_step(*w); return 0; });
       }
       if (!call(f, r)) return Step::record;
     }

@@ -140,12 +140,39 @@ struct Window {
   size_t released = 0;
 };
 
-// Gives back the pages behind the position when enough have been read (reader.cpp).
+// Gives back the pages behind the position when enough have been read (reader.cpp). `w`
+// must be the reader's own window.
 void release_step(Window& w);
+
+// A reader's window copied into a local for the length of an inline loop, so that the
+// compiler can keep the position in registers instead of storing it at every record.
+// Written back before anything else reads the reader's own (sync()), and when the loop
+// leaves, by return or by exception.
+class LocalWindow {
+ public:
+  explicit LocalWindow(Window& own) : own_(own), w_(own) {}
+  LocalWindow(const LocalWindow&) = delete;
+  LocalWindow& operator=(const LocalWindow&) = delete;
+  ~LocalWindow() { own_ = w_; }
+  Window& get() { return w_; }
+  // Runs g() on the reader's own window, brought up to date, and reloads the copy after.
+  template <class G>
+  auto sync(G&& g) {
+    own_ = w_;
+    auto result = g();
+    w_ = own_;
+    return result;
+  }
+
+ private:
+  Window& own_;
+  Window w_;
+};
 
 // One step of a span reader on the fast path: decodes the next record into `r` and moves
 // past it when it is a simple record with sound framing. False, with nothing changed, for
-// anything else (the end, damage, rarer kinds): the general decoder takes over.
+// anything else (the end, damage, rarer kinds): the general decoder takes over. The caller
+// gives back pages (release_step) when w.release is set.
 template <ByteOrder O, int W, bool Legacy>
 [[gnu::always_inline]] inline bool fast_step(Window& w, Record& r) {
   const uint8_t* p = w.data + w.beg;
@@ -163,8 +190,6 @@ template <ByteOrder O, int W, bool Legacy>
   fill_simple_tail<O, W>(plan, p, len, r);
   w.beg += len;
   w.off += len;
-  if (w.release) [[unlikely]]
-    release_step(w);
   return true;
 }
 

@@ -6,6 +6,7 @@
 // the rare field types, and the checker that names the exact error.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -23,14 +24,22 @@ struct ColdPlan {
   std::array<FieldSpec, 10> other{};
 };
 
-inline void make_plan(const Layout* l, int width, uint32_t depth_max, Plan& plan, ColdPlan& cold) {
+inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, uint32_t depth_max,
+                      Plan& plan, ColdPlan& cold) {
+  const int width = abi.address_width, words = fast_words(abi.legacy());
+  const auto word_of = [](uint32_t t, uint32_t len) { return kHeaderMagic << 24 | t << 16 | len; };
+  const uint32_t never = word_of((type + 1u) & 0xFF, 0);  // another type: no word of this one
   plan = Plan{};
   cold = ColdPlan{};
   plan.layout = l;
+  plan.min_word = plan.fast_min_word = never;
   if (l == nullptr) return;
   plan.kind = l->kind;
-  plan.min_len = l->min_length();
-  plan.span = l->variable ? kMaxRecordLength - plan.min_len : 0;
+  const uint16_t min_len = l->min_length();
+  // Every layout's smallest length is whole words; one that was not could never be valid,
+  // and the checked path says why.
+  if (min_len % 4 == 0) plan.min_word = word_of(type, min_len);
+  plan.span = l->variable ? kMaxRecordLength - min_len : 0;
   for (const FieldSpec& f : *l) {
     switch (f.type) {
       case FieldType::u32:
@@ -47,20 +56,24 @@ inline void make_plan(const Layout* l, int width, uint32_t depth_max, Plan& plan
       default: cold.other[cold.nother++] = f; break;
     }
   }
-  plan.simple = cold.nother == 0 && plan.tail != FieldType::path && plan.nwords <= kFastWords;
+  plan.simple = cold.nother == 0 && plan.tail != FieldType::path && plan.nwords <= words;
   if (plan.simple) {  // pad the word list (Plan::simple)
     uint8_t spare = 0;
     while (l->has(static_cast<Field>(spare))) ++spare;
-    for (int i = plan.nwords; i < kFastWords; ++i) {
+    for (int i = plan.nwords; i < words; ++i) {
       plan.word_slot[static_cast<size_t>(i)] = spare;
       plan.word_off[static_cast<size_t>(i)] = 4;
     }
   }
-  if (plan.tail == FieldType::addrs) {  // the depth limit and whole frames, in the same branch
-    plan.span = depth_max * static_cast<uint32_t>(width);
-    plan.align_base = plan.tail_off;
+  if (plan.tail == FieldType::addrs) {  // the depth limit and whole frames, in the same rule
+    const uint32_t frames = depth_max * static_cast<uint32_t>(width);
+    plan.span = std::min<uint32_t>(frames, kMaxRecordLength - min_len);
     plan.align_mask = static_cast<uint16_t>(width - 1);
+    // Whole frames are whole multiples of the width from the smallest length only if the
+    // frames start there (they do in every layout; if one day not, the checked path decides).
+    if (plan.tail_off != min_len) plan.min_word = never;
   }
+  if (plan.simple) plan.fast_min_word = plan.min_word;
 }
 
 // What the decoder needs about an ABI, computed once per file.
@@ -71,7 +84,7 @@ struct DecodeCtx {
   std::array<ColdPlan, 256> cold{};
   explicit DecodeCtx(const Abi& a) : abi(a), depth_max(a.callchain_depth_max()) {
     for (size_t t = 0; t < 256; ++t)
-      make_plan(layout_for_type(a, static_cast<uint8_t>(t)), a.address_width, depth_max,
+      make_plan(static_cast<uint8_t>(t), layout_for_type(a, static_cast<uint8_t>(t)), a, depth_max,
                 plans[t], cold[t]);
   }
 };

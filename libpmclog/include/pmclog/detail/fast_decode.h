@@ -21,24 +21,32 @@ namespace pmclog::detail {
 
 // How to decode one type number, derived from its Layout once per file. This is what every
 // record reads, packed into one cache line; the rarer field types are in ColdPlan.
-inline constexpr int kFastWords = 5;  // the most a common record has (modern CALLCHAIN)
+// The 32-bit words a common record has at most: 3 in legacy logs (CALLCHAIN, PMCALLOCATE),
+// 4 in modern ones (CALLCHAIN, with the tid). Every word copied is paid by every record.
+constexpr int fast_words(bool legacy) { return legacy ? 3 : 4; }
 
 struct alignas(64) Plan {
-  // Valid lengths are min_len .. min_len + span, with (len - align_base) & align_mask == 0.
-  // An undefined type has min_len past any 16-bit length, so it never passes.
-  uint32_t min_len = 1u << 16;
+  // The framing rule, as header words: a word w frames a valid record of this type when
+  // d = w - min_word is at most span and d & align_mask is 0. min_word holds the magic, the
+  // type and the smallest length, so one subtraction checks all three: the plan is looked up
+  // by the word's type bits, and a length range never reaches into them. align_mask keeps
+  // lengths whole words, and a CALLCHAIN's frames whole; span includes its depth limit. An
+  // undefined type's min_word carries another type number, so no word passes.
+  uint32_t min_word = 0;
+  // The same rule for the fast path: min_word when the plan is simple, else one that no
+  // word passes, so that the fast path needs no branch of its own on `simple`.
+  uint32_t fast_min_word = 0;
   uint32_t span = 0;
-  uint16_t align_base = 0;
   uint16_t align_mask = 3;
   Kind kind = Kind::unknown;
   FieldType tail = FieldType::pad;  // path or addrs when the layout is variable
   uint16_t tail_off = 0;
   uint8_t nwords = 0;   // 32-bit words, the bulk of every record, in a flat list
-  // At most kFastWords words, perhaps an address array, nothing else (no ColdPlan, no path).
-  // Such a plan's word list is padded to kFastWords entries that reread the header's second
-  // word into a field the layout does not have, so the fast path copies a fixed number of
-  // words with no branch on the count.
-  bool simple = true;
+  // At most fast_words() words, perhaps an address array, nothing else (no ColdPlan, no
+  // path). Such a plan's word list is padded to fast_words() entries that reread the
+  // header's second word into a field the layout does not have, so the fast path copies a
+  // fixed number of words with no branch on the count.
+  bool simple = false;
   std::array<uint8_t, 10> word_slot{};
   std::array<uint16_t, 10> word_off{};
   const Layout* layout = nullptr;
@@ -47,11 +55,12 @@ static_assert(sizeof(Plan) == 64);
 
 // Whether the header word frames a record of the plan's type that fits in `avail` bytes:
 // magic, length range (depth included), alignment (whole frames included) and truncation,
-// in one branch; non-short-circuit on purpose.
+// in one branch; non-short-circuit on purpose. `Fast`: the fast path's rule, which also
+// requires a simple plan.
+template <bool Fast = false>
 [[gnu::always_inline]] inline bool framing_fits(const Plan& plan, uint32_t word, size_t avail) {
-  const uint32_t len = word & 0xFFFF;
-  return !(((word >> 24) != kHeaderMagic) | (len - plan.min_len > plan.span) |
-           (((len - plan.align_base) & plan.align_mask) != 0) | (len > avail));
+  const uint32_t d = word - (Fast ? plan.fast_min_word : plan.min_word);
+  return !((d > plan.span) | ((d & plan.align_mask) != 0) | ((word & 0xFFFF) > avail));
 }
 
 // The header of a record at least a header long: legacy time (FORMAT.md §2) or modern TSC.
@@ -84,7 +93,7 @@ template <ByteOrder O, bool Legacy, bool Simple = false>
   const uint8_t* slot = plan.word_slot.data();
   const uint16_t* wo = plan.word_off.data();
   if constexpr (Simple) {
-    for (int i = 0; i < kFastWords; ++i) v[slot[i]] = load32<O>(p + wo[i]);
+    for (int i = 0; i < fast_words(Legacy); ++i) v[slot[i]] = load32<O>(p + wo[i]);
     return;
   }
   // Unrolled: most records have 1 to 5 words, and this runs for every record.
@@ -183,7 +192,7 @@ template <ByteOrder O, int W, bool Legacy>
   for (int k = 0; k < kPrefetchLines; ++k) __builtin_prefetch(ahead + 64 * k);
   const uint32_t word = load32<O>(p);
   const Plan& plan = w.plans[(word >> 16) & 0xFF];
-  if (!(framing_fits(plan, word, avail) & plan.simple)) [[unlikely]]
+  if (!framing_fits<true>(plan, word, avail)) [[unlikely]]
     return false;
   const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
   fill_head<O, Legacy, true>(plan, p, word, w.off, r);

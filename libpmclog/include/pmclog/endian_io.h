@@ -2,6 +2,7 @@
 // integer in the library goes through these functions, which use Boost.Endian.
 #pragma once
 
+#include <bit>
 #include <boost/endian/conversion.hpp>
 #include <cstdint>
 
@@ -28,10 +29,12 @@ inline uint64_t load64_native(const uint8_t* p) {
 template <ByteOrder O>
 inline uint64_t load64_words(const uint8_t* p) {
   // Little-endian: low word first is exactly a little-endian u64, so one load does it.
+  // Big-endian: a big-endian u64 load gives the low word on top; swapping the halves back is
+  // one rotate (one load and a byte swap instead of two of each: frames are read this way).
   if constexpr (O == ByteOrder::little) {
     return boost::endian::endian_load<uint64_t, 8, order::little>(p);
   } else {
-    return uint64_t{load32<O>(p)} | (uint64_t{load32<O>(p + 4)} << 32);
+    return std::rotl(boost::endian::endian_load<uint64_t, 8, order::big>(p), 32);
   }
 }
 // EMITADDR: one word on 32-bit producers, an EMIT64 pair on 64-bit ones.

@@ -164,13 +164,16 @@ class LocalWindow {
   LocalWindow& operator=(const LocalWindow&) = delete;
   ~LocalWindow() { own_ = w_; }
   Window& get() { return w_; }
-  // Runs g() on the reader's own window, brought up to date, and reloads the copy after.
+  // Runs g() on the reader's own window, brought up to date, and reloads the copy after
+  // (also when g throws, so that the destructor does not write back a stale position).
   template <class G>
   auto sync(G&& g) {
     own_ = w_;
-    auto result = g();
-    w_ = own_;
-    return result;
+    struct Reload {
+      LocalWindow& l;
+      ~Reload() { l.w_ = l.own_; }
+    } reload{*this};
+    return g();
   }
 
  private:

@@ -446,18 +446,19 @@ class FastLexer {
     const auto x = v == (uint64_t{1} << 63) ? INT64_MIN : -static_cast<int64_t>(v);
     return sax_.number_integer(x) ? done : rejected;
   }
-  Result array(int depth) {
-    if (depth > 8) return unsupported;
-    ++p_;
-    if (!sax_.start_array(static_cast<std::size_t>(-1))) return rejected;
+  // The members of an array or an object, after its opening bracket: item() reads one
+  // (for an object, its key and value), a comma goes on, `close` ends them and end() tells
+  // the handler.
+  template <class Item, class End>
+  Result members(char close, Item&& item, End&& end) {
     ws();
-    if (p_ != end_ && *p_ == ']') {
+    if (p_ != end_ && *p_ == close) {
       ++p_;
-      return sax_.end_array() ? done : rejected;
+      return end() ? done : rejected;
     }
     for (;;) {
       ws();
-      const Result r = value(depth);
+      const Result r = item();
       if (r != done) return r;
       ws();
       if (p_ == end_) return unsupported;
@@ -465,40 +466,31 @@ class FastLexer {
         ++p_;
         continue;
       }
-      if (*p_ != ']') return unsupported;
+      if (*p_ != close) return unsupported;
       ++p_;
-      return sax_.end_array() ? done : rejected;
+      return end() ? done : rejected;
     }
+  }
+  Result array(int depth) {
+    if (depth > 8) return unsupported;
+    ++p_;
+    if (!sax_.start_array(static_cast<std::size_t>(-1))) return rejected;
+    return members(']', [&] { return value(depth); }, [&] { return sax_.end_array(); });
   }
   Result object(int depth) {
     if (depth > 8) return unsupported;
     ++p_;
     if (!sax_.start_object(static_cast<std::size_t>(-1))) return rejected;
-    ws();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return sax_.end_object() ? done : rejected;
-    }
-    for (;;) {
-      ws();
+    const auto member = [&]() -> Result {
       if (p_ == end_ || *p_ != '"' || !str()) return unsupported;
       if (!sax_.key(tmp_)) return rejected;
       ws();
       if (p_ == end_ || *p_ != ':') return unsupported;
       ++p_;
       ws();
-      const Result r = value(depth);
-      if (r != done) return r;
-      ws();
-      if (p_ == end_) return unsupported;
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ != '}') return unsupported;
-      ++p_;
-      return sax_.end_object() ? done : rejected;
-    }
+      return value(depth);
+    };
+    return members('}', member, [&] { return sax_.end_object(); });
   }
 
   const char* p_;

@@ -24,13 +24,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+fs::path g_work;  // the scratch folder, removed on every way out
+
+[[noreturn]] void fail(int rc) {
+  if (!g_work.empty()) fs::remove_all(g_work);
+  std::exit(rc);
+}
+
 double seconds_of(const std::string& cmd) {
   const auto t0 = std::chrono::steady_clock::now();
   const int rc = std::system(cmd.c_str());
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (rc != 0) {
     std::fprintf(stderr, "bench-write: command failed (%d): %s\n", rc, cmd.c_str());
-    std::exit(2);
+    fail(2);
   }
   return s;
 }
@@ -59,10 +66,16 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
     else if (a == "--size" && i + 1 < argc) size = std::strtoull(argv[++i], nullptr, 0);
-    else dir = a;
+    else if (a.empty() || a[0] == '-') {
+      std::fprintf(stderr, "usage: bench-write [DIR] [--runs N] [--size BYTES]\n");
+      return a == "-h" || a == "--help" ? 0 : 2;
+    } else {
+      dir = a;
+    }
   }
   const fs::path work = dir / (std::string("bench-write.") + std::to_string(getpid()));
   fs::create_directories(work);
+  g_work = work;
   const std::string w = PMCLOG_WRITE_BIN;
   const std::string sz = std::to_string(size);
   const double mib = static_cast<double>(size) / (1 << 20);
@@ -93,7 +106,7 @@ int main(int argc, char** argv) {
     auto opened = pmclog::open_log((work / "j.pmclog").string());
     if (!opened.ok()) {
       std::fprintf(stderr, "bench-write: %s\n", opened.error().message.c_str());
-      return 2;
+      fail(2);
     }
     std::ofstream out(work / "in.jsonl", std::ios::binary);
     pmclog::Record r;

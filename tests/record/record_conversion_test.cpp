@@ -181,3 +181,74 @@ TEST(RecordConversion, ParsesASampleRecord) {
   PerfEvent bad;
   EXPECT_FALSE(record::parse_perf_record(rec, f, bad));
 }
+
+namespace {
+
+// A perf record from its body bytes, with the sample_id trailer (TID, TIME, IDENTIFIER).
+std::vector<uint8_t> perf_record(uint32_t type, const std::vector<uint8_t>& body) {
+  const uint64_t trailer[3] = {(uint64_t{21} << 32) | 20, 7777, 42};
+  std::vector<uint8_t> rec(8 + body.size() + sizeof trailer);
+  std::memcpy(rec.data() + 8, body.data(), body.size());
+  std::memcpy(rec.data() + 8 + body.size(), trailer, sizeof trailer);
+  const perf_event_header h{type, PERF_RECORD_MISC_USER, static_cast<uint16_t>(rec.size())};
+  std::memcpy(rec.data(), &h, 8);
+  return rec;
+}
+
+template <class T>
+void put(std::vector<uint8_t>& b, T v) {
+  b.resize(b.size() + sizeof v);
+  std::memcpy(b.data() + b.size() - sizeof v, &v, sizeof v);
+}
+
+void put_name(std::vector<uint8_t>& b, const std::string& s) {  // NUL-terminated, padded to 8
+  b.insert(b.end(), s.begin(), s.end());
+  b.resize(b.size() + 8 - s.size() % 8, 0);
+}
+
+}  // namespace
+
+TEST(RecordConversion, ParsesMmapAndMmap2Records) {
+  record::PerfFormat f;
+  f.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER;
+  std::vector<uint8_t> head;  // pid, tid, addr, len, pgoff: the same in both
+  put<uint32_t>(head, 10);
+  put<uint32_t>(head, 11);
+  put<uint64_t>(head, 0x7f0000001000);
+  put<uint64_t>(head, 0x2000);
+  put<uint64_t>(head, 0x3000);
+
+  std::vector<uint8_t> mmap = head;
+  put_name(mmap, "/usr/lib/libc.so.6");
+  PerfEvent e;
+  ASSERT_TRUE(record::parse_perf_record(perf_record(PERF_RECORD_MMAP, mmap), f, e));
+  EXPECT_EQ(e.type, PerfEvent::Type::mmap);
+  EXPECT_EQ(e.pid, 10u);  // the body's, not the trailer's
+  EXPECT_EQ(e.tid, 11u);
+  EXPECT_EQ(e.addr, 0x7f0000001000u);
+  EXPECT_EQ(e.len, 0x2000u);
+  EXPECT_EQ(e.pgoff, 0x3000u);
+  EXPECT_EQ(e.prot, static_cast<uint32_t>(PROT_EXEC));  // plain MMAP: executable maps only
+  EXPECT_EQ(e.filename, "/usr/lib/libc.so.6");
+  EXPECT_EQ(e.time, 7777u);
+  EXPECT_EQ(e.id, 42u);
+
+  std::vector<uint8_t> mmap2 = head;
+  put<uint64_t>(mmap2, 0x0803);  // maj, min
+  put<uint64_t>(mmap2, 123456);  // ino
+  put<uint64_t>(mmap2, 1);       // ino_generation
+  put<uint32_t>(mmap2, PROT_READ | PROT_WRITE);
+  put<uint32_t>(mmap2, MAP_PRIVATE);
+  put_name(mmap2, "/tmp/data");
+  PerfEvent e2;
+  ASSERT_TRUE(record::parse_perf_record(perf_record(PERF_RECORD_MMAP2, mmap2), f, e2));
+  EXPECT_EQ(e2.type, PerfEvent::Type::mmap);
+  EXPECT_EQ(e2.pgoff, 0x3000u);
+  EXPECT_EQ(e2.prot, static_cast<uint32_t>(PROT_READ | PROT_WRITE));
+  EXPECT_EQ(e2.filename, "/tmp/data");
+
+  // An MMAP2 body cut before its prot and flags is refused.
+  std::vector<uint8_t> cut(mmap2.begin(), mmap2.begin() + static_cast<long>(head.size()) + 16);
+  PerfEvent bad;
+  EXPECT_FALSE(record::parse_perf_record(perf_record(PERF_RECORD_MMAP2, cut), f, bad));
+}

@@ -116,18 +116,6 @@ bool parse_perf_record(std::span<const uint8_t> rec, const PerfFormat& f, PerfEv
   Cursor c{body, tr};
   switch (h.type) {
     case PERF_RECORD_MMAP2:
-      e.type = PerfEvent::Type::mmap;
-      e.pid = c.u32();
-      e.tid = c.u32();
-      e.addr = c.u64();
-      e.len = c.u64();
-      e.pgoff = c.u64();
-      c.u64(); c.u64(); c.u64();  // maj/min, ino, ino_generation (or build id)
-      e.prot = c.u32();
-      c.u32();  // flags
-      if (!c.ok) return false;
-      e.filename = c.str();
-      return true;
     case PERF_RECORD_MMAP:
       e.type = PerfEvent::Type::mmap;
       e.pid = c.u32();
@@ -135,7 +123,13 @@ bool parse_perf_record(std::span<const uint8_t> rec, const PerfFormat& f, PerfEv
       e.addr = c.u64();
       e.len = c.u64();
       e.pgoff = c.u64();
-      e.prot = 0x4;  // PROT_EXEC: plain MMAP records are only sent for executable maps
+      if (h.type == PERF_RECORD_MMAP2) {
+        c.u64(); c.u64(); c.u64();  // maj/min, ino, ino_generation (or build id)
+        e.prot = c.u32();
+        c.u32();  // flags
+      } else {
+        e.prot = 0x4;  // PROT_EXEC: plain MMAP records are only sent for executable maps
+      }
       if (!c.ok) return false;
       e.filename = c.str();
       return true;

@@ -143,6 +143,21 @@ inline void read_ahead(const uint8_t* p, const uint8_t* e) {
   for (int k = 0; k < 4; ++k) __builtin_prefetch(q + 64 * k);
 }
 
+// Decoding, and copying every callchain's frames out into an array (what libpmc's reader
+// does, so the like-for-like comparison with libpmc_style below).
+__attribute__((noinline)) uint64_t decode_all_copy(std::span<const uint8_t> d, const Abi& abi) {
+  LogReader rd = LogReader::over(d, abi);
+  Error e;
+  uint64_t s = 0;
+  static uint64_t frames[512];
+  if (rd.for_each([&](const Record& r) {
+        s += fields(r);
+        r.pcs.copy_to(frames);
+      }, e) != Step::end)
+    std::fprintf(stderr, "unexpected error: %s\n", e.message.c_str());
+  return s + frames[0];
+}
+
 // Not the library: the least any reader of every frame must do, for comparison. Walks the
 // records by their length word and sums the same fields and frames, with no check at all
 // (L3, 64-bit, little-endian logs only: this benchmark's default).
@@ -349,7 +364,7 @@ int main(int argc, char** argv) {
   const double mb = static_cast<double>(d.size()) / 1e6;
   std::printf("log: %s, %.1f MB, %s\n", file.c_str(), mb, describe(abi).c_str());
 
-  std::vector<double> sum_t, dec_t, next_t, frames_t, floor_t, libpmc_t;
+  std::vector<double> sum_t, dec_t, next_t, frames_t, copy_t, floor_t, libpmc_t;
   uint64_t records = 0, sink = 0;
   const bool floor_ok = abi.generation == Generation::L3 && width == 8 && order == ByteOrder::little;
   const bool libpmc_ok = order == ByteOrder::little;
@@ -368,6 +383,9 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     sink += decode_all_frames(d, abi);
     frames_t.push_back(seconds_since(t0));
+    t0 = Clock::now();
+    sink += decode_all_copy(d, abi);
+    copy_t.push_back(seconds_since(t0));
     if (floor_ok) {
       t0 = Clock::now();
       sink += unchecked_frames(d, cc_type);
@@ -391,6 +409,7 @@ int main(int argc, char** argv) {
   line("full decode, for_each (target ratio >= 0.75)", dec_t);
   line("full decode, loop over next()", next_t);
   line("full decode + read every frame, for_each", frames_t);
+  line("full decode + frames copied out (copy_to)", copy_t);
   if (floor_ok) line("unchecked hand-written walk + every frame", floor_t);
   if (libpmc_ok) line("libpmc-style reader (frames copied out)", libpmc_t);
 

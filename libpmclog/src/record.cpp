@@ -22,8 +22,8 @@ RecordValue to_value(const Record& r, const Abi& abi) {
       v[f.id] = r[f.id];
   }
   v.text.assign(r.text);
-  v.pcs.reserve(r.pcs.size());
-  for (uint64_t pc : r.pcs) v.pcs.push_back(pc);
+  v.pcs.resize(r.pcs.size());
+  r.pcs.copy_to(v.pcs);
   // Keep the length only where it is not the one the kernel would have written.
   const auto natural = encoded_length(v, abi, EncodeOptions{false});
   if (!natural.ok() || natural.value() != r.header.length) v.length = r.header.length;

@@ -232,3 +232,34 @@ TEST(ForEach, MappedLogWithPageRelease) {
 }
 
 }  // namespace
+
+namespace {
+
+// AddrView::copy_to gives the frames that went in, in every ABI, and copies only what fits.
+TEST(AddrView, CopyToGivesTheFramesInEveryAbi) {
+  for (const Abi& abi : all_abis()) {
+    if (pmclog::layout_for(abi, pmclog::Kind::callchain) == nullptr) continue;
+    SCOPED_TRACE(fixture_stem(abi));
+    pmclog::RecordValue cc;
+    cc.kind = pmclog::Kind::callchain;
+    cc[pmclog::Field::pid] = 7;
+    const uint64_t top = abi.address_width == 8 ? 0xffffffff80000000u : 0x80000000u;
+    for (uint64_t i = 0; i < 11; ++i) cc.pcs.push_back(top + i * 0x01020304 + (i << 3));
+    std::vector<uint8_t> b;
+    ASSERT_TRUE(pmclog::encode(cc, abi, b).ok());
+    auto rd = pmclog::LogReader::over(b, abi);
+    pmclog::Record r;
+    pmclog::Error e;
+    ASSERT_EQ(rd.next(r, e), Step::record) << e.message;
+    std::vector<uint64_t> all(16, 0xAA);
+    EXPECT_EQ(r.pcs.copy_to(all), 11u);
+    EXPECT_EQ(std::vector<uint64_t>(all.begin(), all.begin() + 11), cc.pcs);
+    EXPECT_EQ(all[11], 0xAAu) << "copied past the frames";
+    std::vector<uint64_t> some(4, 0);
+    EXPECT_EQ(r.pcs.copy_to(some), 4u);
+    EXPECT_EQ(some, std::vector<uint64_t>(cc.pcs.begin(), cc.pcs.begin() + 4));
+  }
+  EXPECT_EQ(pmclog::AddrView().copy_to({}), 0u);
+}
+
+}  // namespace

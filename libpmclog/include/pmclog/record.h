@@ -48,6 +48,21 @@ class AddrView {
     }
   }
 
+  // Copies the first min(size(), out.size()) frames into out and returns how many, with the
+  // byte order and width chosen once: the way to keep a callchain.
+  uint32_t copy_to(std::span<uint64_t> out) const {
+    const uint32_t n = out.size() < n_ ? static_cast<uint32_t>(out.size()) : n_;
+    if (n == 0) return 0;  // an empty view may have no bytes at all
+    if (order_ == ByteOrder::little) {
+      if (width_ == 8) detail::load_addrs<ByteOrder::little, 8>(p_, n, out.data());
+      else detail::load_addrs<ByteOrder::little, 4>(p_, n, out.data());
+    } else {
+      if (width_ == 8) detail::load_addrs<ByteOrder::big, 8>(p_, n, out.data());
+      else detail::load_addrs<ByteOrder::big, 4>(p_, n, out.data());
+    }
+    return n;
+  }
+
   class iterator {
    public:
     using value_type = uint64_t;

@@ -138,9 +138,8 @@ __attribute__((noinline)) uint64_t decode_all_frames(std::span<const uint8_t> d,
 // without it, on machines whose prefetcher does not follow a walk whose next address comes
 // from the data, every reader here waits on memory at every record.
 inline void read_ahead(const uint8_t* p, const uint8_t* e) {
-  constexpr ptrdiff_t kAhead = detail::kPrefetchAhead;
-  const uint8_t* q = e - p >= kAhead + 256 ? p + kAhead : detail::kPrefetchIdle.data();
-  for (int k = 0; k < 4; ++k) __builtin_prefetch(q + 64 * k);
+  constexpr ptrdiff_t kAhead = detail::kPrefetchAhead, kSpan = detail::kPrefetchSpan;
+  detail::prefetch_span(e - p >= kAhead + kSpan ? p + kAhead : detail::kPrefetchIdle.data());
 }
 
 // Decoding, and copying every callchain's frames out into an array (what libpmc's reader

@@ -39,27 +39,16 @@ class AddrView {
   // loop: the fast way to consume a whole callchain.
   template <class F>
   void for_each(F&& f) const {
-    if (order_ == ByteOrder::little) {
-      if (width_ == 8) each<ByteOrder::little, 8>(f);
-      else each<ByteOrder::little, 4>(f);
-    } else {
-      if (width_ == 8) each<ByteOrder::big, 8>(f);
-      else each<ByteOrder::big, 4>(f);
-    }
+    with_format([&]<ByteOrder O, int W>() {
+      for (uint32_t i = 0; i < n_; ++i) f(detail::load_addr<O, W>(p_ + size_t{i} * W));
+    });
   }
 
   // Copies the first min(size(), out.size()) frames into out and returns how many, with the
   // byte order and width chosen once: the way to keep a callchain.
   uint32_t copy_to(std::span<uint64_t> out) const {
     const uint32_t n = out.size() < n_ ? static_cast<uint32_t>(out.size()) : n_;
-    if (n == 0) return 0;  // an empty view may have no bytes at all
-    if (order_ == ByteOrder::little) {
-      if (width_ == 8) detail::load_addrs<ByteOrder::little, 8>(p_, n, out.data());
-      else detail::load_addrs<ByteOrder::little, 4>(p_, n, out.data());
-    } else {
-      if (width_ == 8) detail::load_addrs<ByteOrder::big, 8>(p_, n, out.data());
-      else detail::load_addrs<ByteOrder::big, 4>(p_, n, out.data());
-    }
+    with_format([&]<ByteOrder O, int W>() { detail::load_addrs<O, W>(p_, n, out.data()); });
     return n;
   }
 
@@ -81,9 +70,16 @@ class AddrView {
   iterator end() const { return {this, n_}; }
 
  private:
-  template <ByteOrder O, int W, class F>
-  void each(F& f) const {
-    for (uint32_t i = 0; i < n_; ++i) f(detail::load_addr<O, W>(p_ + size_t{i} * W));
+  // Calls g.template operator()<O, W>() for the view's byte order and address width.
+  template <class G>
+  void with_format(G&& g) const {
+    if (order_ == ByteOrder::little) {
+      if (width_ == 8) g.template operator()<ByteOrder::little, 8>();
+      else g.template operator()<ByteOrder::little, 4>();
+    } else {
+      if (width_ == 8) g.template operator()<ByteOrder::big, 8>();
+      else g.template operator()<ByteOrder::big, 4>();
+    }
   }
 
   const uint8_t* p_ = nullptr;

@@ -132,6 +132,10 @@ inline constexpr int kPrefetchLines = 4;
 inline constexpr size_t kPrefetchSpan = 64 * kPrefetchLines;
 // Where a window too small to read ahead in points its prefetches (harmless, always valid).
 inline constexpr std::array<uint8_t, kPrefetchSpan> kPrefetchIdle{};
+// Asks for the kPrefetchSpan bytes at q, which must all be inside the data.
+[[gnu::always_inline]] inline void prefetch_span(const uint8_t* q) {
+  for (int k = 0; k < kPrefetchLines; ++k) __builtin_prefetch(q + 64 * k);
+}
 
 // A span reader's position, shared with the inline loop of LogReader::for_each: the bytes
 // [beg, end) of `data` are unread; `off` is the file offset of data[beg].
@@ -191,8 +195,7 @@ template <ByteOrder O, int W, bool Legacy>
   const size_t avail = w.end - w.beg;
   if (avail < 4) [[unlikely]]
     return false;
-  const uint8_t* ahead = w.pf_base + std::min(w.beg + kPrefetchAhead, w.pf_limit);
-  for (int k = 0; k < kPrefetchLines; ++k) __builtin_prefetch(ahead + 64 * k);
+  prefetch_span(w.pf_base + std::min(w.beg + kPrefetchAhead, w.pf_limit));
   const uint32_t word = load32<O>(p);
   const Plan& plan = w.plans[(word >> 16) & 0xFF];
   if (!framing_fits<true>(plan, word, avail)) [[unlikely]]

@@ -24,8 +24,8 @@ struct ColdPlan {
   std::array<FieldSpec, 10> other{};
 };
 
-inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, uint32_t depth_max,
-                      Plan& plan, ColdPlan& cold) {
+inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
+                      ColdPlan& cold) {
   const int width = abi.address_width, words = fast_words(abi.legacy());
   const auto word_of = [](uint32_t t, uint32_t len) { return kHeaderMagic << 24 | t << 16 | len; };
   const uint32_t never = word_of((type + 1u) & 0xFF, 0);  // another type: no word of this one
@@ -66,7 +66,7 @@ inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, uint32_t de
     }
   }
   if (plan.tail == FieldType::addrs) {  // the depth limit and whole frames, in the same rule
-    const uint32_t frames = depth_max * static_cast<uint32_t>(width);
+    const uint32_t frames = abi.callchain_depth_max() * static_cast<uint32_t>(width);
     plan.span = std::min<uint32_t>(frames, kMaxRecordLength - min_len);
     plan.align_mask = static_cast<uint16_t>(width - 1);
     // Whole frames are whole multiples of the width from the smallest length only if the
@@ -84,8 +84,8 @@ struct DecodeCtx {
   std::array<ColdPlan, 256> cold{};
   explicit DecodeCtx(const Abi& a) : abi(a), depth_max(a.callchain_depth_max()) {
     for (size_t t = 0; t < 256; ++t)
-      make_plan(static_cast<uint8_t>(t), layout_for_type(a, static_cast<uint8_t>(t)), a, depth_max,
-                plans[t], cold[t]);
+      make_plan(static_cast<uint8_t>(t), layout_for_type(a, static_cast<uint8_t>(t)), a, plans[t],
+                cold[t]);
   }
 };
 

@@ -26,13 +26,7 @@ class AddrView {
   bool empty() const { return n_ == 0; }
   // Inline: this is the innermost loop of every profile (one call per frame).
   uint64_t operator[](uint32_t i) const {
-    const uint8_t* q = p_ + size_t{i} * width_;
-    if (order_ == ByteOrder::little) {
-      return width_ == 8 ? detail::load64_words<ByteOrder::little>(q)
-                         : detail::load32<ByteOrder::little>(q);
-    }
-    return width_ == 8 ? detail::load64_words<ByteOrder::big>(q)
-                       : detail::load32<ByteOrder::big>(q);
+    return detail::load_addr(order_, width_, p_ + size_t{i} * width_);
   }
 
   // Calls f(address) for every frame, with the byte order and width chosen once outside the

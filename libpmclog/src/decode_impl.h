@@ -105,7 +105,7 @@ template <ByteOrder O, int W>
     switch (f.type) {
       case FieldType::u64_words: *slot = load64_words<O>(q); break;
       case FieldType::addr: *slot = load_addr<O, W>(q); break;
-      case FieldType::time_t_native:
+      case FieldType::native:
         *slot = f.size == 4 ? load32<O>(q) : load64_native<O>(q);
         break;
       case FieldType::chars: {

@@ -31,7 +31,7 @@ Error check_values(const RecordValue& r, const Layout& l, const Abi& abi, const 
           return encode_error(Errc::value_out_of_range, r, name + " does not fit in 32 bits");
         break;
       case FieldType::addr:
-      case FieldType::time_t_native:
+      case FieldType::native:
         if (f.size == 4 && v > 0xFFFFFFFFu)
           return encode_error(Errc::value_out_of_range, r,
                               name + " does not fit in 4 bytes for this ABI");
@@ -148,7 +148,7 @@ Result<uint16_t> encode(const RecordValue& r, const Abi& abi, std::vector<uint8_
         if (f.size == 4) detail::store32(o, q, static_cast<uint32_t>(v));
         else detail::store64_words(o, q, v);
         break;
-      case FieldType::time_t_native:
+      case FieldType::native:
         if (f.size == 4) detail::store32(o, q, static_cast<uint32_t>(v));
         else detail::store64_native(o, q, v);
         break;

@@ -135,7 +135,7 @@ void append_json(const Record& r, const Abi& abi, std::string& out) {
           append_u64(out, r[f.id]);
           break;
         case FieldType::u64_words:
-        case FieldType::time_t_native:
+        case FieldType::native:
         case FieldType::addr:
           wide_member(out, name, r[f.id]);
           break;

@@ -683,8 +683,8 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
         case FieldType::u64_words:
           if (auto e = take(c.num[f], 64, name, r.v[f])) return *e;
           break;
-        case FieldType::time_t_native:
-          if (auto e = take(c.num[f], abi.time_width * 8u, name, r.v[f])) return *e;
+        case FieldType::native:
+          if (auto e = take(c.num[f], fs.size * 8u, name, r.v[f])) return *e;
           break;
         case FieldType::addr:
           if (auto e = take(c.num[f], abi.address_width * 8u, name, r.v[f])) return *e;

@@ -16,10 +16,22 @@ constexpr uint8_t kL1 = bit(Generation::L1), kL2 = bit(Generation::L2), kL3 = bi
 constexpr uint8_t kM9 = bit(Generation::M9), kM10 = bit(Generation::M10);
 constexpr uint8_t kLegacy = kL1 | kL2 | kL3, kModern = kM9 | kM10;
 
+// How wide a declared field is where its type alone does not say.
+enum class Size : uint8_t {
+  natural,        // from the type (and `chars` for FieldType::chars)
+  time_t_width,   // Abi::time_width
+  long_width,     // the producer's `long`: the address width (FreeBSD is ILP32 or LP64)
+  // 4 bytes of C struct padding in `struct timespec {time_t; long;}`, only where the two
+  // widths differ; absent (no field) otherwise.
+  pad_if_long_wider,  // between tv_sec and tv_nsec
+  pad_if_time_wider,  // after tv_nsec (32-bit arm, powerpc, mips: 8-byte time_t)
+};
+
 struct Decl {
   Field id;
   FieldType type;
   uint16_t chars = 0;  // for FieldType::chars
+  Size size = Size::natural;
 };
 
 struct KindDecl {
@@ -37,10 +49,15 @@ const std::vector<KindDecl>& declarations() {
       {Kind::closelog, kLegacy | kModern, {}},
       {Kind::dropnotify, kLegacy | kModern, {}},
       {Kind::initialize, kLegacy, {{F::version, T::u32}, {F::arch, T::u32}}},
-      // Modern INITIALIZE embeds a native struct timespec; i386 has a 4-byte time_t (§5).
+      // Modern INITIALIZE embeds a native struct timespec {time_t tv_sec; long tv_nsec;},
+      // copied whole from the kernel's stack: its padding holds stale bytes (FORMAT.md §5).
+      // i386: 4 + 4; LP64: 8 + 8; 32-bit arm/powerpc/mips: 8 + 4 + 4 bytes of padding.
       {Kind::initialize, kModern,
        {{F::version, T::u32}, {F::arch, T::u32}, {F::tsc_freq, T::u64_words},
-        {F::init_ts_sec, T::time_t_native}, {F::init_ts_nsec, T::time_t_native},
+        {F::init_ts_sec, T::native, 0, Size::time_t_width},
+        {F::init_ts_nsec, T::unwritten, 0, Size::pad_if_long_wider},
+        {F::init_ts_nsec, T::native, 0, Size::long_width},
+        {F::init_ts_nsec, T::unwritten, 0, Size::pad_if_time_wider},
         {F::cpuid, T::chars, 64}}},
       {Kind::mappingchange, kLegacy,
        {{F::maptype, T::u32}, {F::start, T::addr}, {F::end, T::addr}, {F::pid, T::u32},
@@ -109,15 +126,23 @@ size_t table_index(Generation g, int width, int time_width, Kind k) {
   return ((gi * kWidths + wi) * kTimeWidths + ti) * kKindCount + static_cast<size_t>(k);
 }
 
-uint16_t field_size(FieldType t, uint16_t chars, int width, int time_width) {
-  switch (t) {
+// 0 for a padding declaration that does not apply to these widths.
+uint16_t field_size(const Decl& d, int width, int time_width) {
+  switch (d.size) {
+    case Size::natural: break;
+    case Size::time_t_width: return static_cast<uint16_t>(time_width);
+    case Size::long_width: return static_cast<uint16_t>(width);
+    case Size::pad_if_long_wider: return width > time_width ? 4 : 0;
+    case Size::pad_if_time_wider: return time_width > width ? 4 : 0;
+  }
+  switch (d.type) {
     case T::u32:
     case T::pad:
     case T::unwritten: return 4;
     case T::u64_words: return 8;
-    case T::time_t_native: return static_cast<uint16_t>(time_width);
+    case T::native: return 0;  // always declared with its Size
     case T::addr: return static_cast<uint16_t>(width);
-    case T::chars: return chars;
+    case T::chars: return d.chars;
     case T::path: return 1;
     case T::addrs: return static_cast<uint16_t>(width);
   }
@@ -142,7 +167,8 @@ Table build_table() {
           l.header_size = gi <= static_cast<int>(Generation::L3) ? 12 : 16;
           uint16_t off = l.header_size;
           for (const Decl& f : d.body) {
-            const uint16_t size = field_size(f.type, f.chars, width, tw);
+            const uint16_t size = field_size(f, width, tw);
+            if (size == 0) continue;  // padding these widths do not have
             l.fields[l.nfields++] = FieldSpec{f.id, f.type, off, size};
             if (f.type == T::path || f.type == T::addrs) {
               l.variable = true;

@@ -67,19 +67,75 @@ TEST(HandBytesModern, InitializeI386Is104) {
                                  "47 65 6E 75 69 6E 65 49 6E 74 65 6C 2D 36 2D 35 35 2D 34" + zeros(45)));
 }
 
-TEST(HandBytesModern, InitializeBigEndianNativeTimespec) {
-  // The timespec is a native struct (§3): big-endian 64-bit time_t, high bytes first.
+// The timespec is a native struct {time_t tv_sec; long tv_nsec;} (§3, §5): one test per
+// 32/64-bit x little/big-endian producer. tv_nsec is a `long`: 8 bytes on LP64, 4 on ILP32,
+// where an 8-byte time_t (powerpc, arm) leaves 4 bytes of struct padding after it.
+TEST(HandBytesModern, InitializeBigEndianLp64Timespec) {  // powerpc64
   const auto v = make(K::initialize, false,
                       {{Field::version, 0x0A000000}, {Field::arch, 0x390}, {Field::tsc_freq, 0},
                        {Field::init_ts_sec, 1700000000}, {Field::init_ts_nsec, 123456789}},
                       "POWER_004d");
-  const std::string body = "0A 00 00 00  00 00 03 90  00 00 00 00 00 00 00 00  "
-                           "00 00 00 00 65 53 F1 00  00 00 00 00 07 5B CD 15  "
-                           "50 4F 57 45 52 5F 30 30 34 64" + zeros(54);
-  expect_bytes(kM10_64BE, v, be("EE 03 00 70", body));
-  RecordValue v9 = v;
-  v9[Field::version] = 0x09030000;
-  expect_bytes(kM9_32BE, v9, be("EE 03 00 70", "09 03 00 00" + body.substr(11)));
+  expect_bytes(kM10_64BE, v,
+               be("EE 03 00 70", "0A 00 00 00  00 00 03 90  00 00 00 00 00 00 00 00  "
+                                 "00 00 00 00 65 53 F1 00  00 00 00 00 07 5B CD 15  "
+                                 "50 4F 57 45 52 5F 30 30 34 64" + zeros(54)));
+}
+
+TEST(HandBytesModern, InitializeBigEndianIlp32TimespecHasPadding) {  // powerpc
+  // tv_sec: 8 bytes at 32; tv_nsec: 4 bytes at 40; 4 bytes of padding at 44 (zero when we
+  // write, stale from the kernel's stack in a real log); cpuid at 48.
+  const auto v = make(K::initialize, false,
+                      {{Field::version, 0x09030000}, {Field::arch, 0x390}, {Field::tsc_freq, 0},
+                       {Field::init_ts_sec, 1700000000}, {Field::init_ts_nsec, 123456789}},
+                      "POWER_004d");
+  expect_bytes(kM9_32BE, v,
+               be("EE 03 00 70", "09 03 00 00  00 00 03 90  00 00 00 00 00 00 00 00  "
+                                 "00 00 00 00 65 53 F1 00  07 5B CD 15  00 00 00 00  "
+                                 "50 4F 57 45 52 5F 30 30 34 64" + zeros(54)));
+}
+
+TEST(HandBytesModern, InitializeLittleEndianIlp32TimespecHasPadding) {  // 32-bit arm
+  const auto v = make(K::initialize, false,
+                      {{Field::version, 0x0A000000}, {Field::arch, 0x500}, {Field::tsc_freq, 0},
+                       {Field::init_ts_sec, 1700000000}, {Field::init_ts_nsec, 123456789}},
+                      "ARMv7");
+  Abi arm = Abi::make(Generation::M10, 4, ByteOrder::little);
+  arm.time_width = 8;  // unlike i386
+  expect_bytes(arm, v,
+               le("70 00 03 EE", "00 00 00 0A  00 05 00 00  00 00 00 00 00 00 00 00  "
+                                 "00 F1 53 65 00 00 00 00  15 CD 5B 07  00 00 00 00  "
+                                 "41 52 4D 76 37" + zeros(59)));
+}
+
+// The padding after a 4-byte tv_nsec is stale in a real log: it must not reach the value
+// (a little-endian 8-byte read would put it in the high half) and the patches carry it, so
+// that the record re-encodes byte for byte.
+TEST(HandBytesModern, InitializeTimespecPaddingIsStaleNotValue) {
+  for (ByteOrder o : {ByteOrder::little, ByteOrder::big}) {
+    Abi abi = Abi::make(Generation::M10, 4, o);
+    abi.time_width = 8;
+    const auto v = make(K::initialize, false,
+                        {{Field::version, 0x0A000000}, {Field::arch, 0x500},
+                         {Field::init_ts_sec, 1700000000}, {Field::init_ts_nsec, 999999999}},
+                        "x");
+    std::vector<uint8_t> bytes;
+    ASSERT_TRUE(pmclog::encode(v, abi, bytes).ok());
+    ASSERT_EQ(bytes.size(), 112u);
+    for (int i = 44; i < 48; ++i) bytes[i] = static_cast<uint8_t>(0xA0 + i);
+    pmclog::Record r;
+    pmclog::Error e;
+    ASSERT_EQ(pmclog::decode_record(abi, bytes.data(), bytes.size(), 0, r, e), pmclog::Step::record)
+        << e.message;
+    EXPECT_EQ(r[Field::init_ts_nsec], 999999999u);
+    EXPECT_EQ(r[Field::init_ts_sec], 1700000000u);
+    const auto patches = pmclog::unwritten_bytes(r, abi);
+    ASSERT_EQ(patches.size(), 1u);
+    EXPECT_EQ(patches[0].first, 44u);
+    std::vector<uint8_t> again;
+    ASSERT_TRUE(pmclog::encode(pmclog::to_value(r, abi), abi, again).ok());
+    ASSERT_TRUE(pmclog::apply_patches(again, patches));
+    EXPECT_EQ(to_hex(again), to_hex(bytes));
+  }
 }
 
 TEST(HandBytesModern, Pmcallocate) {

@@ -50,7 +50,7 @@ class RandomRecords {
       switch (f.type) {
         case pmclog::FieldType::u32: v[f.id] = value(32); break;
         case pmclog::FieldType::u64_words: v[f.id] = value(64); break;
-        case pmclog::FieldType::time_t_native: v[f.id] = value(8 * abi_.time_width); break;
+        case pmclog::FieldType::native: v[f.id] = value(8 * f.size); break;
         case pmclog::FieldType::addr: v[f.id] = value(8 * abi_.address_width); break;
         case pmclog::FieldType::chars: v.text = text(f.size - 1u); break;
         case pmclog::FieldType::path: v.text = text(rng_() % 8 == 0 ? 1023 : 64); break;

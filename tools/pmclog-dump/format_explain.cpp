@@ -49,7 +49,7 @@ std::string field_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_
       case FieldType::pad: return "pad (written as 0)";
       case FieldType::unwritten: return "unwritten (stale buffer bytes)";
       case FieldType::u64_words: return fmt::format("{} ({})", name, half(first, false, abi.byte_order));
-      case FieldType::time_t_native:
+      case FieldType::native:
         return f.size == 4 ? std::string(name)
                            : fmt::format("{} ({})", name, half(first, true, abi.byte_order));
       case FieldType::addr:

@@ -23,7 +23,9 @@ struct Abi {
   uint8_t address_width = 8;  // 4 or 8 bytes per address (EMITADDR)
   ByteOrder byte_order = ByteOrder::little;
   // Width of time_t in the modern INITIALIZE timespec: 4 on i386 (104-byte record),
-  // 8 everywhere else (112 bytes). FORMAT.md §5. Ignored by legacy generations.
+  // 8 everywhere else (112 bytes). tv_nsec is a `long`, as wide as an address, so 32-bit
+  // producers with an 8-byte time_t have 4 bytes of stale padding after it. FORMAT.md §5.
+  // Ignored by legacy generations.
   uint8_t time_width = 8;
 
   // An ABI with the usual time_t for that address width (i386 for 4, LP64 for 8).

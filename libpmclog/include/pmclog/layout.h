@@ -34,7 +34,8 @@ inline constexpr bool is_text(Field f) { return !is_scalar(f) && f != Field::pcs
 enum class FieldType : uint8_t {
   u32,        // one 32-bit word
   u64_words,  // EMIT64: low 32-bit word first, then the high word, each in file byte order
-  time_t_native,  // modern INITIALIZE timespec member: Abi::time_width bytes, native order
+  native,     // one native integer of `size` bytes (4 or 8), producer byte order: the modern
+              // INITIALIZE timespec members (time_t tv_sec, long tv_nsec)
   addr,       // EMITADDR: a u32 (A=4) or a u64_words (A=8)
   pad,        // 4 bytes the kernel writes as zero
   unwritten,  // 4 bytes the kernel never writes (stale buffer contents, FORMAT.md §2)

@@ -90,7 +90,9 @@ std::vector<RecordValue> fixture_records(const Abi& abi) {
   {
     RecordValue& r = b.add(Kind::pmcallocate);
     r[Field::pmcid] = sys_id;
-    r[Field::event] = 0x10000;
+    // Codes libpmc of the era names (FORMAT.md §8): IAF INSTR_RETIRED_ANY in legacy logs;
+    // modern libpmc has no IAF table, so K8 BU_CPU_CLK_UNHALTED, as the golden stable/12 log.
+    r[Field::event] = legacy ? 0x10000 : 0x2098;
     r[Field::flags] = g == Generation::L1 ? 0x20008u : 0x20080u;  // NEEDS_LOGFILE|CALLCHAIN
     if (!legacy) r[Field::rate] = 0x0000000500000000ull;  // > 2^32, low word 0
   }

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "format_rules.h"
+#include "pmclog/encode.h"
 #include "listing.h"
 #include "test_util.h"
 
@@ -273,26 +274,58 @@ std::vector<uint8_t> callchain_log(Generation g, uint8_t width, ByteOrder o, uin
   return w.b;
 }
 
+// The depth limit at exactly the limit and one above, in every generation with callchains,
+// both widths and byte orders, for next() (span and stream), for_each's fast path and the
+// encoder.
 TEST(BadInput, CallchainTooDeep) {
-  struct Case { Generation g; uint8_t width; ByteOrder o; uint32_t limit; uint64_t off; };
-  for (const Case& c : {Case{Generation::L2, 8, ByteOrder::little, 32, 20},
-                        Case{Generation::L3, 4, ByteOrder::big, 128, 20},
-                        Case{Generation::M9, 8, ByteOrder::little, 512, 112},
-                        Case{Generation::M10, 8, ByteOrder::big, 512, 112}}) {
-    SCOPED_TRACE(std::string(pmclog::generation_name(c.g)));
-    const Abi abi = Abi::make(c.g, c.width, c.o);
-    const auto ok = callchain_log(c.g, c.width, c.o, c.limit);
-    {
-      auto rd = pmclog::LogReader::over(ok, abi);
-      pmclog::Error err;
-      const auto recs = read_all(rd, &err);
-      EXPECT_EQ(err.code, Errc::none) << "the limit itself is allowed: " << err.message;
-      ASSERT_EQ(recs.size(), 2u);
-      EXPECT_EQ(recs[1].value.pcs.size(), c.limit);
+  struct Case { Generation g; uint32_t limit; uint64_t off; };
+  for (const Case& c : {Case{Generation::L2, 32, 20}, Case{Generation::L3, 128, 20},
+                        Case{Generation::M9, 512, 112}, Case{Generation::M10, 512, 112}}) {
+    for (uint8_t width : {4, 8}) {
+      for (ByteOrder o : {ByteOrder::little, ByteOrder::big}) {
+        SCOPED_TRACE(std::string(pmclog::generation_name(c.g)) + " width " + std::to_string(width) +
+                     (o == ByteOrder::big ? " big" : " little"));
+        Abi abi = Abi::make(c.g, width, o);
+        abi.time_width = 8;  // callchain_log writes the 112-byte INITIALIZE
+        ASSERT_EQ(abi.callchain_depth_max(), c.limit);
+        const auto ok = callchain_log(c.g, width, o, c.limit);
+        for (size_t chunk : {size_t{0}, size_t{7}}) {
+          const Outcome out = run(ok, abi, chunk);
+          EXPECT_EQ(out.err.code, Errc::none) << "the limit itself is allowed: " << out.err.message;
+          ASSERT_EQ(out.good.size(), 2u);
+          EXPECT_EQ(out.good[1].value.pcs.size(), c.limit);
+        }
+        const auto bad = callchain_log(c.g, width, o, c.limit + 1);
+        expect_error(bad, bad, abi, 1, Errc::callchain_too_deep, c.off,
+                     {{std::to_string(c.limit + 1)}, {std::to_string(c.limit)}});
+
+        for (const auto* bytes : {&ok, &bad}) {  // for_each's inline path draws the same line
+          auto rd = pmclog::LogReader::over(*bytes, abi);
+          pmclog::Error e;
+          size_t frames = 0, n = 0;
+          const auto st = rd.for_each([&](const pmclog::Record& r) { ++n; frames += r.pcs.size(); }, e);
+          if (bytes == &ok) {
+            EXPECT_EQ(st, pmclog::Step::end) << e.message;
+            EXPECT_EQ(frames, c.limit);
+          } else {
+            EXPECT_EQ(st, pmclog::Step::error);
+            EXPECT_EQ(e.code, Errc::callchain_too_deep) << e.message;
+            EXPECT_EQ(n, 1u);
+          }
+        }
+
+        pmclog::RecordValue v;
+        v.kind = pmclog::Kind::callchain;
+        v[pmclog::Field::pid] = 1234;
+        v.pcs.assign(c.limit, width == 8 ? 0xffffffff80000000ull : 0xc0000000u);
+        std::vector<uint8_t> enc;
+        EXPECT_TRUE(pmclog::encode(v, abi, enc).ok());
+        v.pcs.push_back(v.pcs.back());
+        auto refused = pmclog::encode(v, abi, enc);
+        ASSERT_FALSE(refused.ok());
+        EXPECT_EQ(refused.error().code, Errc::callchain_too_deep);
+      }
     }
-    const auto bad = callchain_log(c.g, c.width, c.o, c.limit + 1);
-    expect_error(bad, bad, abi, 1, Errc::callchain_too_deep, c.off,
-                 {{std::to_string(c.limit + 1)}, {std::to_string(c.limit)}});
   }
 }
 

@@ -77,6 +77,30 @@ TEST(Resync, UnalignedGarbageStreamReader) {
   check_resync(pmclog::LogReader::stream(pmclog::span_source(b, 7), kSeedAbi), 7, b.size());
 }
 
+// Garbage that holds a record which decodes on its own (an L3 CLOSELOG: a stray 0xEE and a
+// sound length) but is followed by more garbage: resync must not stop there, since no
+// plausible header follows it.
+std::vector<uint8_t> with_decodable_garbage(size_t n) {
+  auto b = with_garbage(n);
+  const uint8_t fake[12] = {0x0C, 0x00, 0x00, 0xEE, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::copy(std::begin(fake), std::end(fake), b.begin() + kAt + 8);
+  return b;
+}
+
+TEST(Resync, DecodableRecordInsideGarbageIsSkipped) {
+  const auto b = with_decodable_garbage(40);
+  pmclog::Record r;
+  pmclog::Error e;
+  ASSERT_EQ(pmclog::decode_record(kSeedAbi, b.data() + kAt + 8, 12, kAt + 8, r, e),
+            pmclog::Step::record)
+      << "the planted record must decode by itself: " << e.message;
+  check_resync(pmclog::LogReader::over(b, kSeedAbi), 40, b.size());
+  for (size_t chunk : {size_t{1}, size_t{7}, size_t{4096}}) {
+    SCOPED_TRACE(chunk);
+    check_resync(pmclog::LogReader::stream(pmclog::span_source(b, chunk), kSeedAbi), 40, b.size());
+  }
+}
+
 TEST(Resync, GarbageAtTheEndSkipsToTheEnd) {
   auto b = read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
   const size_t good = b.size();

@@ -80,3 +80,33 @@ TEST(Strings, ValidJsonWithExactBytes) {
     }
   }
 }
+
+// A valid UTF-8 path with backslashes (one before an 'n', which an unescaped JSON string
+// would read as a newline) and C1 controls encoded as UTF-8: U+009B is a one-byte CSI on
+// terminals that honour C1, U+0085 is NEL. Text escapes each C1 byte, keeps U+00A0 (not a
+// control); JSON keeps the exact string, with no _hex form since it is valid UTF-8.
+TEST(Strings, ValidUtf8BackslashesAndC1Controls) {
+  const std::string path = "/opt/a\\nb\\\\c\xc2\x9b[31m\xc2\x85\xc2\xa0z.so";
+  LogBuilder b(pmclog::Abi::make(pmclog::Generation::L3, 8, pmclog::ByteOrder::little));
+  { auto& v = b.add(Kind::initialize); v[Field::version] = 0x03010000; v[Field::arch] = 0x91; }
+  { auto& v = b.add(Kind::map_in); v[Field::pid] = 7; v[Field::start] = 0x400000; v.text = path; }
+  const std::string log = temp_dir() + "/c1-backslash.pmclog";
+  write_file(log, b.finish());
+
+  const ToolRun t = run_dump({log});
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_NE(t.out.find("path=\"/opt/a\\\\nb\\\\\\\\c\\xc2\\x9b[31m\\xc2\\x85\xc2\xa0z.so\""),
+            std::string::npos)
+      << t.out;
+  EXPECT_EQ(t.out.find("\xc2\x9b"), std::string::npos) << "raw CSI in text output";
+  EXPECT_EQ(t.out.find("\xc2\x85"), std::string::npos) << "raw NEL in text output";
+
+  const ToolRun j = run_dump({"--format=jsonl", log});
+  ASSERT_EQ(j.status, 0) << j.err;
+  const auto ls = lines(j.out);
+  ASSERT_EQ(ls.size(), 2u);
+  nlohmann::json rec;
+  ASSERT_NO_THROW(rec = nlohmann::json::parse(ls[1])) << ls[1];
+  EXPECT_EQ(rec.at("path").get<std::string>(), path);
+  EXPECT_FALSE(rec.contains("path_hex"));
+}

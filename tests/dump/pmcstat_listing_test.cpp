@@ -33,12 +33,14 @@ struct Renderer {
   static unsigned long long u64(uint64_t v) { return v; }
   static long long i64(uint64_t v) { return static_cast<long long>(v); }
 
-  // Event names of FORMAT.md §8 / pmc_events.h for the two codes the fixtures use.
+  // Event names of FORMAT.md §8 / pmc_events.h for the three codes the fixtures use.
   std::string event_name(uint64_t code) const {
     if (code == 0x1000) return g == pmclog::Generation::M10 ? "cycles" : "TSC";
     // The Intel fixed-function class came after L1's 6.x/7.0 tables: the dump has no name
     // for it there and prints its documented placeholder (format_pmcstat.cpp).
     if (code == 0x10000) return g == pmclog::Generation::L1 ? "EVENT_0x10000" : "INSTR_RETIRED_ANY";
+    // AMD K8 BU_CPU_CLK_UNHALTED, the modern fixtures' code (named so in the golden stable/12 log).
+    if (code == 0x2098) return "BU_CPU_CLK_UNHALTED";
     return "?";
   }
 

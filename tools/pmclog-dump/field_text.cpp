@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "event_names.h"
 #include "fast_num.h"
+#include "pmclog/event_names.h"
 #include "pmclog/names.h"
 #include "pmclog/text.h"
 
@@ -95,7 +95,7 @@ bool append_field(std::string& out, const pmclog::Record& r, const pmclog::Field
       break;
     case Field::event: {
       fmt::format_to(out_it(out), "0x{:x}", v32);
-      if (auto n = event_name(v32, st.cputype, g, &st.soft_events)) {
+      if (auto n = pmclog::event_name(v32, st.cputype, g, &st.soft_events)) {
         out += " (";
         pmclog::append_escaped(out, *n);
         out += ')';

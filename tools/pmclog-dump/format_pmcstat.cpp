@@ -8,16 +8,16 @@
 //    then our own line naming the file, offset and reason, and exit 1 like every other mode.
 //  - Strings holding control characters or invalid UTF-8 are escaped (pmclog/text.h), where
 //    pmcstat would write the raw bytes; other strings are printed exactly.
-//  - An event code missing from our table (event_names.cpp) is printed as EVENT_0x<code>
+//  - An event code missing from our table (pmclog/event_names.h) is printed as EVENT_0x<code>
 //    with a note on stderr, where libpmc would know the name or fail the parse (§8).
 #include <fmt/format.h>
 
 #include <iostream>
 #include <set>
 
-#include "event_names.h"
 #include "fast_num.h"
 #include "formatter.h"
+#include "pmclog/event_names.h"
 #include "pmclog/names.h"
 #include "pmclog/text.h"
 
@@ -117,7 +117,7 @@ class PmcstatFormatter : public Formatter {
         kw("allocate");
         const uint32_t ev = u32(Field::event);
         fmt::format_to(it, "0x{:x} ", u32(Field::pmcid));
-        if (auto n = event_name(ev, st.cputype, g, &st.soft_events)) {
+        if (auto n = pmclog::event_name(ev, st.cputype, g, &st.soft_events)) {
           append_str(b, *n);
         } else {
           fmt::format_to(it, "\"EVENT_0x{:x}\"", ev);

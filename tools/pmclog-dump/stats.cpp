@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "event_names.h"
+#include "pmclog/event_names.h"
 #include "pmclog/layout.h"
 #include "pmclog/text.h"
 

@@ -19,26 +19,19 @@ namespace {
 
 constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC of a system-mode owner
 constexpr uint32_t kModeSS = 0;                  // system-mode sampling (FORMAT.md §7.3)
-constexpr uint32_t kClassIAP = 7;
 constexpr uint32_t kProcFlags = 0x10004000;      // p_flag of a running process
 constexpr uint32_t kKernelPid = 0xFFFFFFFFu;     // MAP_IN pid of kernel objects
 
 struct Event {
   uint32_t code;
+  uint32_t klass;
   bool soft;           // SOFT class: PMCALLOCATEDYN with a name (L3, M)
   const char* name;
 };
 
-// Event codes as libpmc's tables of the era number them (values from the golden logs).
-constexpr Event kLegacyEvents[] = {{0x00010000, false, ""}, {0x0001008c, false, ""},
-                                   {0x00010001, false, ""}, {0x00010002, false, ""},
-                                   {0x00010003, false, ""}, {0x00010004, false, ""},
-                                   {0x00010005, false, ""}, {0x00010006, false, ""}};
-constexpr Event kModernEvents[] = {{0x00002098, false, ""}, {0x000020c0, false, ""},
-                                   {0x0000202e, false, ""}, {0x000020c4, false, ""},
-                                   {0x000020c5, false, ""}, {0x00002024, false, ""},
-                                   {0x00002051, false, ""}, {0x000020d1, false, ""}};
-constexpr Event kSoftEvent = {0x00020006, true, "CLOCK.HARD"};
+// The soft clock the kernel numbers at run time; the log names it (PMCALLOCATEDYN).
+constexpr uint32_t kSoftCode = 0x00020006;
+constexpr const char* kSoftName = "CLOCK.HARD";
 
 class Model {
  public:
@@ -78,8 +71,7 @@ class Model {
     return make_pmcid(PmcIdParts{cpu, kModeSS, klass, row, false}, abi_.generation);
   }
   uint32_t event_pmcid(uint32_t e, uint32_t cpu) const {
-    const uint32_t soft_class = modern() ? 0x0F : 13;  // SOFT (FORMAT.md §7.3)
-    return pmcid(cpu, events_[e].soft ? soft_class : kClassIAP, e);
+    return pmcid(cpu, events_[e].klass, e);
   }
 
   // The clock: about 10k samples per second per CPU, with jitter.
@@ -148,12 +140,18 @@ void Model::setup() {
   }
   emit(0);
 
-  // Events: hardware counters, and with two or more a software clock where the generation
-  // has PMCALLOCATEDYN.
+  // Events: the machine's hardware counters (taken again from the first when --events asks
+  // for more than it has), and with two or more a software clock where the generation has
+  // PMCALLOCATEDYN.
   const bool dyn = abi_.generation == Generation::L3 || modern();
+  const uint32_t soft_class = modern() ? 0x0F : 13;  // SOFT (FORMAT.md §7.3)
   for (uint32_t e = 0; e < opt_.events; ++e) {
-    if (dyn && opt_.events >= 2 && e + 1 == opt_.events) events_.push_back(kSoftEvent);
-    else events_.push_back(modern() ? kModernEvents[e] : kLegacyEvents[e]);
+    if (dyn && opt_.events >= 2 && e + 1 == opt_.events) {
+      events_.push_back({kSoftCode, soft_class, true, kSoftName});
+    } else {
+      const HwEvent& h = m.events[e % m.events.size()];
+      events_.push_back({h.code, h.klass, false, ""});
+    }
   }
   const uint32_t flags = abi_.generation == Generation::L1 ? 0x00020000u : 0x00020080u;
   for (uint32_t e = 0; e < events_.size(); ++e) {

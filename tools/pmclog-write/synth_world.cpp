@@ -85,27 +85,67 @@ uint32_t reduce(uint64_t h, uint32_t n) {
   return static_cast<uint32_t>(((h >> 32) * n) >> 32);
 }
 
+// Event codes (enum pmc_event of the era, FORMAT.md §8) with the class that counts them.
+// Legacy classes are 9.3's implicit enum order (TSC 0, IAF 6, IAP 7: the golden log's ids),
+// modern ones explicit (K8 2, §7.3).
+constexpr uint32_t kTsc = 0x1000;
+constexpr uint32_t kClassTsc = 0, kClassK8 = 2, kClassIaf = 6, kClassIap = 7;
+constexpr uint32_t kIap = 0x10080;  // + the event's index in 9.3's IAP list (event_names)
+
+// The programmable Intel codes are named only through the Core i7 alias table; the
+// fixed-function ones (IAF) whatever the CPU (FORMAT.md §8).
+constexpr HwEvent kCoreI7Events[] = {
+    {0x10000, kClassIaf},     // INSTR_RETIRED_ANY
+    {kIap + 200, kClassIap},  // unhalted-core-cycles
+    {kIap + 193, kClassIap},  // llc-misses
+    {kIap + 531, kClassIap},  // branch-misses-retired
+    {0x10001, kClassIaf},     // CPU_CLK_UNHALTED_CORE
+    {kIap + 521, kClassIap},  // branch-instruction-retired
+    {kIap + 194, kClassIap},  // llc-reference
+    {0x10002, kClassIaf},     // CPU_CLK_UNHALTED_REF
+};
+// 12.x and main name AMD K8 codes from their static table (0x2080 + index); the Intel ones
+// only through pmu-events, which a CPU without a pmu-events match does not use (FORMAT.md §8).
+constexpr HwEvent kK8Events[] = {
+    {0x2098, kClassK8},  // BU_CPU_CLK_UNHALTED
+    {0x20a6, kClassK8},  // FR_RETIRED_X86_INSTRUCTIONS
+    {0x208c, kClassK8},  // DC_MISS
+    {0x20a9, kClassK8},  // FR_RETIRED_BRANCHES_MISPREDICTED
+    {0x209d, kClassK8},  // IC_MISS
+    {0x20a8, kClassK8},  // FR_RETIRED_BRANCHES
+    {0x208b, kClassK8},  // DC_ACCESS
+    {0x20a7, kClassK8},  // FR_RETIRED_UOPS
+};
+// Our L1 table names only the TSC (L1's own block layout is not in it).
+constexpr HwEvent kL1Events[] = {{kTsc, kClassTsc}};
+
+// One machine per generation, whatever the byte order and width: the tables hold no
+// PowerPC or MIPS events, so a big-endian log is an x86 machine's log in that byte order.
+Machine machine_of(Generation g) {
+  constexpr uint32_t kPiv = 8;        // PMC_CPU_INTEL_PIV in L1's implicit enum (§7.4)
+  constexpr uint32_t kCoreI7 = 0x8B;  // PMC_CPU_INTEL_COREI7 (L2/L3)
+  constexpr uint32_t kAmdK8 = 0x01;   // PMC_CPU_AMD_K8: every AMD64 CPU hwpmc drives as K8
+  constexpr uint64_t kTscFreq = 2400000000ull;  // the model's clock (synth_model.cpp)
+  switch (g) {
+    case Generation::L1: return {0x01020003, kPiv, "", 0, kL1Events};
+    case Generation::L2:
+    case Generation::L3: return {0x03010000, kCoreI7, "", 0, kCoreI7Events};
+    case Generation::M9:
+    case Generation::M10:
+      // A family 0x10 (K10) CPU: the kernel writes an AMD cpuid string only for family 0x17
+      // and later (§5), so the cpuid is empty and no pmu-events table applies.
+      return {g == Generation::M9 ? 0x09030000u : 0x0A000000u, kAmdK8, "", kTscFreq,
+              kK8Events};
+  }
+  return {};
+}
+
 }  // namespace
 
 World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
   Rng rng(mix(seed, 0x5eed0001));
-  const bool be = abi.byte_order == ByteOrder::big;
   const bool wide = abi.address_width == 8;
-  machine_.x86 = !be;
-  // cputype per era (FORMAT.md §7.4): little-endian is Intel, big-endian PowerPC.
-  switch (abi.generation) {
-    case Generation::L1: machine_ = {0x01020003, 8 /* INTEL_PIV */, "", 0, true}; break;
-    case Generation::L2: machine_ = {0x03010000, be ? 0x300u : 0x8Cu /* WESTMERE */, "", 0, !be}; break;
-    case Generation::L3: machine_ = {0x03010000, be ? 0x380u : 0x91u /* HASWELL */, "", 0, !be}; break;
-    case Generation::M9:
-      machine_ = {0x09030000, be ? 0x390u : 0x98u /* SKYLAKE */,
-                  be ? "POWER_004d" : "GenuineIntel-6-55-4", be ? 0 : 2400000000ull, !be};
-      break;
-    case Generation::M10:
-      machine_ = {0x0A000000, be ? 0x390u : 0x9Cu /* ICELAKE_XEON */,
-                  be ? "POWER_004d" : "GenuineIntel-6-6A-6", be ? 0 : 2400000000ull, !be};
-      break;
-  }
+  machine_ = machine_of(abi.generation);
 
   // Function tables: sizes 32 B .. 4 KiB, 16-byte aligned, skewed towards small functions.
   for (const ObjectDecl& d : kObjects) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,13 +38,22 @@ struct Mapping {
   uint64_t end() const { return base + size; }  // one past the last byte
 };
 
-// Values INITIALIZE carries for the simulated machine (FORMAT.md §5, §7.4).
+// A hardware event the simulated CPU samples: its code in the era's numbering (one that the
+// era's libpmc names for the machine's cputype, pmclog/event_names.h; tests/write checks
+// each) and the PMC class the kernel allocates it in (FORMAT.md §7.3).
+struct HwEvent {
+  uint32_t code;
+  uint32_t klass;
+};
+
+// The simulated machine: the values INITIALIZE carries (FORMAT.md §5, §7.4) and the events
+// its CPU has, so that cputype, cpuid and event codes always agree.
 struct Machine {
   uint32_t version;    // PMC_VERSION of the generation
   uint32_t cputype;
   std::string cpuid;   // modern only
   uint64_t tsc_freq;   // 0 on non-x86 (FORMAT.md §5)
-  bool x86;
+  std::span<const HwEvent> events;  // in the order --events takes them
 };
 
 class World {

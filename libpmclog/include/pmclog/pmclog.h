@@ -6,6 +6,7 @@
 #include "pmclog/detect.h"
 #include "pmclog/encode.h"
 #include "pmclog/error.h"
+#include "pmclog/event_names.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
 #include "pmclog/names.h"

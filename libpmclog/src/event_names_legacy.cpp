@@ -1,12 +1,11 @@
 // Event names of the legacy era (L2/L3, FreeBSD 8.x-11.x), in enum pmc_event order, with the
 // block start codes of that era's __PMC_EVENTS() (facts from sys/dev/hwpmc/pmc_events.h of
 // FreeBSD 9.3). libpmc prints these symbolic names for TSC, K7, K8, IAF, P4, P5 and P6.
-#include "event_names.h"
-
 #include <iterator>
-#include <vector>
 
-namespace dump {
+#include "pmclog/event_names.h"
+
+namespace pmclog {
 
 namespace {
 
@@ -137,13 +136,13 @@ const char* const kP6[] = {
     "EMON_SSE_SSE2_COMP_INST_RETIRED",
 };
 
-#define DUMP_BLOCK(first, arr) EventBlock{first, arr, static_cast<uint32_t>(std::size(arr))}
+#define PMCLOG_BLOCK(first, arr) EventBlock{first, arr, static_cast<uint32_t>(std::size(arr))}
 const EventBlock kBlocks[] = {
-    DUMP_BLOCK(0x1000, kTsc),  DUMP_BLOCK(0x2000, kK7),  DUMP_BLOCK(0x2080, kK8),
-    DUMP_BLOCK(0x10000, kIaf), DUMP_BLOCK(0x11000, kP4), DUMP_BLOCK(0x11080, kP5),
-    DUMP_BLOCK(0x11100, kP6),
+    PMCLOG_BLOCK(0x1000, kTsc),  PMCLOG_BLOCK(0x2000, kK7),  PMCLOG_BLOCK(0x2080, kK8),
+    PMCLOG_BLOCK(0x10000, kIaf), PMCLOG_BLOCK(0x11000, kP4), PMCLOG_BLOCK(0x11080, kP5),
+    PMCLOG_BLOCK(0x11100, kP6),
 };
-#undef DUMP_BLOCK
+#undef PMCLOG_BLOCK
 
 // Intel programmable (IAP) events are named per CPU type through libpmc's alias tables, and
 // libpmc prints the first alias of the code in the CPU's table. The Atom and Core i7 tables of
@@ -152,7 +151,7 @@ const EventBlock kBlocks[] = {
 constexpr uint32_t kIap = 0x10080;
 constexpr uint32_t kAtom = 0x8A;    // PMC_CPU_INTEL_ATOM (FORMAT.md §7.4)
 constexpr uint32_t kCoreI7 = 0x8B;  // PMC_CPU_INTEL_COREI7
-#define DUMP_ARCHITECTURAL(cpu)                                                              \
+#define PMCLOG_ARCHITECTURAL(cpu)                                                            \
   {kIap + 521, cpu, "branch-instruction-retired"}, /* EVENT_C4H_00H */                        \
       {kIap + 531, cpu, "branch-misses-retired"},  /* EVENT_C5H_00H */                        \
       {kIap + 494, cpu, "instruction-retired"},    /* EVENT_C0H_00H */                        \
@@ -161,15 +160,15 @@ constexpr uint32_t kCoreI7 = 0x8B;  // PMC_CPU_INTEL_COREI7
       {kIap + 201, cpu, "unhalted-reference-cycles"}, /* EVENT_3CH_01H */                     \
       {kIap + 200, cpu, "unhalted-core-cycles"}    /* EVENT_3CH_00H */
 const EventAlias kIapAliases[] = {
-    DUMP_ARCHITECTURAL(kAtom),
-    DUMP_ARCHITECTURAL(kCoreI7),
+    PMCLOG_ARCHITECTURAL(kAtom),
+    PMCLOG_ARCHITECTURAL(kCoreI7),
     {kIap + 12, kCoreI7, "SB_DRAIN.ANY"},  // EVENT_04H_07H
 };
-#undef DUMP_ARCHITECTURAL
+#undef PMCLOG_ARCHITECTURAL
 
 }  // namespace
 
 std::span<const EventBlock> legacy_event_blocks() { return kBlocks; }
 std::span<const EventAlias> legacy_iap_aliases() { return kIapAliases; }
 
-}  // namespace dump
+}  // namespace pmclog

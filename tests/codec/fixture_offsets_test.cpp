@@ -74,12 +74,12 @@ std::vector<FixtureProbes> all_fixtures() {
   for (bool be : {false, true}) {
     const char* const close_legacy = be ? "EE 00 00 0C" : "0C 00 00 EE";
     const char* const close_modern = be ? "EE 01 00 10" : "10 00 01 EE";
-    // L1: PMCALLOCATE after MAPPINGCHANGE and PCSAMPLE; event code IAF 0x10000 at +16.
+    // L1: PMCALLOCATE after MAPPINGCHANGE and PCSAMPLE; event code TSC 0x1000 at +16.
     for (bool wide : {false, true}) {
       FixtureProbes f{nullptr, wide ? 376u : 360u,
                       legacy(be, be ? "01 02 00 03" : "03 00 02 01", be ? "00 00 00 08" : "08 00 00 00")};
       const size_t alloc = wide ? 96 : 84;
-      add(f.probes, {{alloc + 16, be ? "00 01 00 00" : "00 00 01 00", "PMCALLOCATE event"},
+      add(f.probes, {{alloc + 16, be ? "00 00 10 00" : "00 10 00 00", "PMCALLOCATE event (TSC)"},
                      {36, wide ? (be ? "00 40 00 00 00 00 00 00" : "00 00 40 00 00 00 00 00")
                                : (be ? "08 04 80 00" : "00 80 04 08"),
                       "MAPPINGCHANGE start"},

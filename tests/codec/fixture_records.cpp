@@ -90,9 +90,10 @@ std::vector<RecordValue> fixture_records(const Abi& abi) {
   {
     RecordValue& r = b.add(Kind::pmcallocate);
     r[Field::pmcid] = sys_id;
-    // Codes libpmc of the era names (FORMAT.md §8): IAF INSTR_RETIRED_ANY in legacy logs;
-    // modern libpmc has no IAF table, so K8 BU_CPU_CLK_UNHALTED, as the golden stable/12 log.
-    r[Field::event] = legacy ? 0x10000 : 0x2098;
+    // Codes libpmc of the era names (FORMAT.md §8): IAF INSTR_RETIRED_ANY in L2/L3; modern
+    // libpmc has no IAF table, so K8 BU_CPU_CLK_UNHALTED, as the golden stable/12 log; L1's
+    // table (as far as ours knows it) names only TSC.
+    r[Field::event] = g == Generation::L1 ? 0x1000 : legacy ? 0x10000 : 0x2098;
     r[Field::flags] = g == Generation::L1 ? 0x20008u : 0x20080u;  // NEEDS_LOGFILE|CALLCHAIN
     if (!legacy) r[Field::rate] = 0x0000000500000000ull;  // > 2^32, low word 0
   }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "pmclog/endian_io.h"
+#include "pmclog/event_names.h"
 #include "pmclog/layout.h"
 #include "pmclog/names.h"
 #include "pmclog/text.h"
@@ -16,6 +17,8 @@ namespace {
 constexpr uint32_t kNsecMask = 0xFFFFFFFu;  // the writer keeps 28 bits of tv_nsec (§2)
 constexpr uint32_t kNsecWrap = kNsecMask + 1;
 constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC without a PMC (§4)
+constexpr uint32_t kFlagEvPmu = 0x200;  // PMC_F_EV_PMU (main): the event is a pmu-events index
+constexpr uint16_t kMapInPageshift = 20;  // main's MAP_IN: u8 pl_pageshift, then 3 pad bytes
 
 uint32_t load32(const Abi& abi, const uint8_t* p) {
   return pmclog::detail::load32(abi.byte_order, p);  // byte order in one place (endian_io.h)
@@ -54,6 +57,9 @@ Checker::Checker(const Abi& abi, const Config& cfg, DiagnosticSink& sink)
     if (!abi_.legacy()) z.unwritten[z.nunwritten++] = 4;  // modern pl_spare
     for (const FieldSpec& f : *l) {
       if (f.type == FieldType::pad && z.npad < z.pad.size()) z.pad[z.npad++] = f.offset;
+      if (f.type == FieldType::pad && f.offset == kMapInPageshift &&
+          static_cast<Kind>(k) == Kind::map_in && abi_.generation == Generation::M10)
+        z.pageshift_pad = f.offset;  // FORMAT.md §12.3: a nonzero byte 20 is not a bad pad
       if (f.type == FieldType::unwritten && z.nunwritten < z.unwritten.size())
         z.unwritten[z.nunwritten++] = f.offset;
       if (f.type == FieldType::path) z.path_offset = f.offset;
@@ -113,7 +119,14 @@ void Checker::record(const Record& r, uint64_t index) {
              index);
       break;
     case Kind::pmcallocate:
-    case Kind::pmcallocatedyn: allocate(static_cast<uint32_t>(r[Field::pmcid]), r, index); break;
+      check_event_name(r, index);
+      allocate(static_cast<uint32_t>(r[Field::pmcid]), r, index);
+      break;
+    case Kind::pmcallocatedyn:
+      // libpmc takes this record's name as it is, with no lookup (§8, §9).
+      if (!r.text.empty()) soft_names_[static_cast<uint32_t>(r[Field::event])] = r.text;
+      allocate(static_cast<uint32_t>(r[Field::pmcid]), r, index);
+      break;
     case Kind::sysexit:
     case Kind::procexit: process_exited(static_cast<uint32_t>(r[Field::pid]), r.offset); break;
     case Kind::procfork: process_alive(static_cast<uint32_t>(r[Field::newpid])); break;
@@ -187,6 +200,24 @@ void Checker::allocate(uint32_t pmcid, const Record& r, uint64_t index) {
   s.allocated = true;
 }
 
+// libpmc resolves a PMCALLOCATE's event code through its tables and aborts the whole parse
+// when that fails (FORMAT.md §8); the dump keeps decoding, so this is only a warning.
+void Checker::check_event_name(const Record& r, uint64_t index) {
+  if (!cfg_.on(Rule::event_unknown_to_libpmc)) return;
+  const uint32_t code = static_cast<uint32_t>(r[Field::event]);
+  // main looks an EV_PMU event up in the pmu-events table of the cpuid, which we lack.
+  if (abi_.generation == Generation::M10 && (r[Field::flags] & kFlagEvPmu)) return;
+  if (event_name(code, cputype_, abi_.generation, &soft_names_)) return;
+  const std::string_view cpu = cputype_ == kNoCputype ? std::string_view("no INITIALIZE")
+                                                      : cputype_name(cputype_, abi_.generation);
+  report(Rule::event_unknown_to_libpmc, r.offset, index,
+         fmt::format("PMCALLOCATE event code {:#x} is not named by the {} event table for "
+                     "cputype {:#x} ({}): FreeBSD's pmcstat stops here, and no FreeBSD tool "
+                     "reads the rest of the log",
+                     code, generation_name(abi_.generation), cputype_,
+                     cpu.empty() ? std::string_view("unknown") : cpu));
+}
+
 void Checker::process_exited(uint32_t pid, uint64_t offset) {
   PidState& p = pids_[pid];
   if (!p.exited) ++exited_count_;
@@ -211,6 +242,7 @@ void Checker::initialize(const Record& r, uint64_t index) {
            "a second INITIALIZE record (logs concatenated?)");
   }
   seen_initialize_ = true;
+  cputype_ = static_cast<uint32_t>(r[Field::arch]);
   const uint32_t version = static_cast<uint32_t>(r[Field::version]);
   if (!version_fits(abi_.generation, version_major(version))) {
     report(Rule::version_mismatch, r.offset, index,
@@ -249,7 +281,15 @@ void Checker::check_zero_words(const Record& r, uint64_t index) {
   const uint8_t* p = r.raw.data();
   const size_t len = r.raw.size();
   for (uint8_t i = 0; i < z.npad; ++i) {
-    if (z.pad[i] + 4u <= len && load32(abi_, p + z.pad[i]) != 0) {
+    if (z.pad[i] == z.pageshift_pad && z.pad[i] + 4u <= len) {
+      const uint8_t* w = p + z.pad[i];
+      if ((w[1] | w[2] | w[3]) != 0) {
+        report(Rule::nonzero_pad, r.offset, index,
+               fmt::format("{} pad bytes {}-{} after pl_pageshift are {:02x} {:02x} {:02x}; the "
+                           "kernel writes 0 there",
+                           kind_name(r.kind), z.pad[i] + 1, z.pad[i] + 3, w[1], w[2], w[3]));
+      }
+    } else if (z.pad[i] + 4u <= len && load32(abi_, p + z.pad[i]) != 0) {
       report(Rule::nonzero_pad, r.offset, index,
              fmt::format("{} pad word at byte {} is {:#x}; the kernel writes 0 there",
                          kind_name(r.kind), z.pad[i], load32(abi_, p + z.pad[i])));

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_set>
 
@@ -35,6 +36,7 @@ class Checker {
     uint8_t npad = 0, nunwritten = 0;
     std::array<uint16_t, 4> pad{}, unwritten{};
     uint16_t path_offset = 0;  // 0: no path field
+    uint16_t pageshift_pad = 0;  // 0, or the pad whose first byte is pl_pageshift (§12.3)
   };
 
   void report(Rule rule, uint64_t offset, uint64_t index, std::string message);
@@ -43,6 +45,7 @@ class Checker {
   void check_pmcid_cpu(const Record& r, uint64_t index);
   void sample(uint32_t pid, uint32_t pmcid, const Record& r, uint64_t index);
   void allocate(uint32_t pmcid, const Record& r, uint64_t index);
+  void check_event_name(const Record& r, uint64_t index);
   void process_exited(uint32_t pid, uint64_t offset);
   void process_alive(uint32_t pid);
   void initialize(const Record& r, uint64_t index);
@@ -60,6 +63,11 @@ class Checker {
   bool reported_after_close_ = false;
   bool have_time_ = false;
   uint32_t prev_sec_ = 0, prev_nsec_ = 0;
+  // For event names (§8): the INITIALIZE cputype, and the names the log gives soft events in
+  // PMCALLOCATEDYN.
+  static constexpr uint32_t kNoCputype = 0xFFFFFFFFu;  // before INITIALIZE: no enum value
+  uint32_t cputype_ = kNoCputype;
+  std::map<uint32_t, std::string> soft_names_;
 
   struct PmcState {
     bool allocated = false;

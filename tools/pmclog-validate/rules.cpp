@@ -10,7 +10,7 @@ using D = Default;
 
 // Principle (issue 4): a rule is an error only when no real kernel could have written the
 // file that way; anything a real kernel can produce (stale buffers, per-CPU flush order,
-// wall-clock steps) is a warning.
+// wall-clock steps, records its writer lost or dropped) is a warning.
 constexpr std::array<RuleInfo, kRuleCount> kRules{{
     {Rule::not_a_log, "not-a-log", S::error, C::framing, D::on,
      "the first bytes are no pmclog record header of any generation or byte order",
@@ -63,8 +63,10 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "a path longer than PATH_MAX (1024 bytes with its NUL)",
      "kernel paths come from MAXPATHLEN buffers (§6)"},
     {Rule::nonzero_pad, "nonzero-pad", S::error, C::contents, D::on,
-     "a pad word the kernel writes as zero holds other bytes",
-     "these words are explicit zero stores in the writer (§5: MAP_IN, PMCALLOCATE... pad (0))"},
+     "a pad word the kernel writes as zero holds other bytes (in M10 MAP_IN only the 3 bytes "
+     "after pl_pageshift)",
+     "these words are explicit zero stores in the writer (§5: MAP_IN, PMCALLOCATE... pad (0)); "
+     "main's MAP_IN pad begins with a page-shift byte a kernel may set (§12.3)"},
     {Rule::nonzero_unwritten, "nonzero-unwritten", S::warning, C::contents, D::pedantic,
      "nonzero bytes where the kernel never stores anything (path padding, spare/pad words)",
      "the kernel leaves stale buffer bytes there (§2), so real logs have them: --pedantic only"},
@@ -83,6 +85,12 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
     {Rule::nsec_out_of_range, "nsec-out-of-range", S::error, C::contents, D::on,
      "a legacy header nanosecond field at or above 2^28",
      "the writer masks tv_nsec with 0xFFFFFFF (§2)"},
+    {Rule::event_unknown_to_libpmc, "event-unknown-to-libpmc", S::warning, C::contents, D::on,
+     "a PMCALLOCATE event code that the era's libpmc does not name for the log's cputype "
+     "(FreeBSD's pmcstat stops there)",
+     "the kernel logs whatever event was allocated, but libpmc aborts parsing at a code it "
+     "cannot name, so every FreeBSD tool loses the rest of the log (§8); pmclog's table is "
+     "incomplete (pmclog/event_names.h), so a warning"},
     {Rule::first_not_initialize, "first-not-initialize", S::error, C::structure, D::on,
      "the first record is not INITIALIZE (or the log is empty)",
      "the kernel writes INITIALIZE when the log is configured, before anything else (§1.3)"},
@@ -98,10 +106,11 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
     {Rule::missing_closelog, "missing-closelog", S::warning, C::structure, D::on,
      "the log has no CLOSELOG record",
      "a log whose owner died or is still open has none; the data may still be complete"},
-    {Rule::pmcid_never_allocated, "pmcid-never-allocated", S::error, C::structure, D::on,
+    {Rule::pmcid_never_allocated, "pmcid-never-allocated", S::warning, C::structure, D::on,
      "a sample's pmc id is never allocated by a PMCALLOCATE/PMCALLOCATEDYN in the file",
-     "the allocation is logged before the PMC can sample; without it the samples cannot be "
-     "attributed (only the writer's lost-record bug, §2, could cause it)"},
+     "real kernels write such logs: the writer's lost-record bug can swallow the allocation, "
+     "and a record reserved when no free buffer is left is dropped (§2); the samples cannot "
+     "be attributed to an event, so a warning"},
     {Rule::pmcid_allocated_later, "pmcid-allocated-later", S::warning, C::structure, D::on,
      "a sample's pmc id is allocated only later in the file",
      "modern kernels flush per-CPU buffers out of order (§2)"},

@@ -42,6 +42,7 @@ enum class Rule : uint8_t {
   callchain_empty,
   cpu_out_of_range,
   nsec_out_of_range,
+  event_unknown_to_libpmc,
   // structure
   first_not_initialize,
   duplicate_initialize,

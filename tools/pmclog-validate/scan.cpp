@@ -206,7 +206,11 @@ class Scanner {
     const bool next_ok = h.present && h.length <= b.size() &&
                          (h.length == b.size() ||
                           plausible_record(abi_, b.data() + h.length, b.size() - h.length));
-    if (e.code != Errc::callchain_too_deep && next_ok) {
+    // Another generation is the diagnosis only when the header (type, length) does not fit
+    // this one. A record whose header fits is judged by this generation's layout: an M10
+    // PROCEXEC without its NUL is unterminated-string, even though the M9 layout, reading the
+    // path one address earlier, would find a NUL in the second address.
+    if (!h.sound && next_ok) {
       const std::string gens = foreign_generations(abi_, b.first(h.length));
       if (!gens.empty()) {
         report(Rule::foreign_generation, at,

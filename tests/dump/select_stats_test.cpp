@@ -100,7 +100,7 @@ TEST(Stats, TextSummaryAndErrors) {
   const ToolRun r = run_dump({"--stats", path});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("records: 30 (5396 bytes)\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("samples: 2 user, 2 kernel\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("samples: 4 (2 user, 2 kernel)\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("drop notifications: 1\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("errors: 1\n  record at offset 5396"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("offset 5396"), std::string::npos);

@@ -78,7 +78,7 @@ class Driver {
   }
 
   int loop(pmclog::LogReader& reader, LogState& st, Formatter* fmt) {
-    Stats stats;
+    Stats stats(o_.top.value_or(o_.stats_json ? 0 : 10));  // JSON: every row unless --top
     if (fmt) fmt->begin(st, out_);
     int status = 0;
     uint64_t shown = 0;
@@ -109,6 +109,7 @@ class Driver {
         continue;
       }
       st.observe(r);
+      if (!fmt) stats.observe(r, st);  // names for later samples, from every record
       // libpmc of the modern era returns EOF at CLOSELOG (FORMAT.md §8), so pmcstat stops.
       if (pmcstat && !st.abi.legacy() && r.kind == pmclog::Kind::closelog) break;
       if (!selected(o_.select, r, st.abi.generation)) continue;

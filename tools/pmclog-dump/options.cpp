@@ -25,7 +25,8 @@ Examples:
   pmclog-dump --format=pmcstat pmc.log      what FreeBSD's `pmcstat -R pmc.log` prints
   pmclog-dump --format=jsonl pmc.log | jq . lossless JSON Lines (docs/jsonl.md)
   pmclog-dump --explain --head 3 pmc.log    the 32-bit words of each record, labelled
-  pmclog-dump --stats pmc.log.zst           summary: counts, time span, pmcs, depths
+  pmclog-dump --stats pmc.log.zst           summary: samples by process, command, event, cpu
+  pmclog-dump --stats --top all pmc.log     every row of each table, not the top 10
   pmclog-dump --stats --format=json pmc.log the summary as one JSON object
   pmclog-dump --type callchain --pid 1234 --cpu 2 pmc.log
   pmclog-dump --show-abi pmc.log            the detected ABI and the evidence for it
@@ -104,7 +105,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   std::string generation, byte_order;
   int address_width = 0;
   std::vector<std::string> types, pids, pmcids, cpus;
-  std::string from_offset, to_offset, head;
+  std::string from_offset, to_offset, head, top;
   // clang-format off
   general.add_options()
     ("help,h", "show this help")
@@ -112,6 +113,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("format,f", po::value(&format), "text (default), pmcstat, jsonl, explain; with --stats: text or json")
     ("explain", "same as --format=explain: each record's 32-bit words, labelled")
     ("stats", "print a summary instead of the records")
+    ("top", po::value(&top), "with --stats: rows per table, most samples first (default 10; 0 or 'all': every row; JSON: every row unless given)")
     ("show-abi", "print the detected ABI and the evidence for it, then stop")
     ("keep-going,k", "after damage, resynchronize and go on (the exit status is still 1)")
     ("generation", po::value(&generation), "override detection: L1 L2 L3 M M9 M10")
@@ -164,6 +166,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
         throw UsageError{"--stats takes --format=text or --format=json"};
     } else if (format == "json") {
       throw UsageError{"--format=json is for --stats; records are printed with --format=jsonl"};
+    }
+    if (!top.empty()) {
+      if (!o.stats) throw UsageError{"--top is for --stats"};
+      o.top = top == "all" ? 0 : static_cast<uint64_t>(number_or_throw("top", top, 0, INT64_MAX));
     }
 
     if (!generation.empty()) {

@@ -32,6 +32,7 @@ struct Options {
   Format format = Format::text;
   bool stats = false;
   bool stats_json = false;
+  std::optional<uint64_t> top;  // --stats rows per table; 0 for all
   bool show_abi = false;
   bool keep_going = false;
   pmclog::AbiHint hint;

@@ -1,11 +1,15 @@
-// --stats: a summary of the selected records (counts and bytes per type, time span,
-// processes, pmcs and their event names, callchain depths, user/kernel split, drops, errors).
+// --stats: a summary of the selected records: counts and bytes per type, time span, samples
+// per process, command, event and CPU (top N, each with its user/kernel split), execs
+// grouped by path, pmcs, callchain depths, drops, errors.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "log_state.h"
@@ -19,12 +23,29 @@ namespace dump {
 
 class Stats {
  public:
+  // `top`: rows per table, 0 for every row.
+  explicit Stats(uint64_t top = 10) : top_(top) {}
+  // Every decoded record, selected or not: what later samples are named by (process names,
+  // pmc events), as LogState is for the formatters.
+  void observe(const pmclog::Record& r, const LogState& st);
+  // The selected records, which are what is counted.
   void add(const pmclog::Record& r, const LogState& st);
   void error(const pmclog::Error& e);
   void skipped(const pmclog::SkippedRange& s);
-  // Prints the summary of one file and resets.
+  // Prints the summary of one file.
   void print_text(const LogState& st, Output& out);
   void print_json(const LogState& st, Output& out);
+
+  // Samples with the callchain's user bit set (FORMAT.md §7.1; PCSAMPLE's usermode) or not.
+  struct Split {
+    uint64_t user = 0, kernel = 0;
+    uint64_t total() const { return user + kernel; }
+    void add(bool is_user) { ++(is_user ? user : kernel); }
+    void add(const Split& o) {
+      user += o.user;
+      kernel += o.kernel;
+    }
+  };
 
  private:
   struct KindCount {
@@ -36,17 +57,51 @@ class Stats {
     std::string name;
     bool named = false;
     bool allocated = false;  // a PMCALLOCATE/PMCALLOCATEDYN for it was seen
-    uint64_t samples = 0;
+    bool listed = false;     // a selected record named it
+    Split samples;
   };
+  // What the pid is called now: the basename of its last PROCEXEC or PMCATTACH path, else
+  // PROC_CREATE's comm or its parent's name at PROCFORK. `row` caches its process row.
+  struct Proc {
+    std::string name, path;
+    std::string first_name, first_path;  // the first name it got
+    Split* row = nullptr;
+  };
+  // One row per (pid, command at the time of the sample), as perf's --sort comm,pid: a pid
+  // that execs another program gets a second row.
+  using RowKey = std::pair<int32_t, std::string>;
+  struct Row {
+    std::string path;  // the full path the name came from, if any
+    Split samples;
+  };
+
+  struct Tables;  // the summary's rows, built for printing (stats.cpp)
+  Tables tables() const;
+  void name_pid(int32_t pid, std::string_view name, std::string_view path, bool weak);
+  Split& row_for(int32_t pid);
+  void count_sample(const pmclog::Record& r, int32_t pid, uint32_t pmcid, bool user,
+                    const LogState& st);
+
+  uint64_t top_;
   std::map<pmclog::Kind, KindCount> kinds_;
   uint64_t records_ = 0, bytes_ = 0;
   bool have_time_ = false;
   uint64_t t_min_ = 0, t_max_ = 0;  // legacy: sec*1e9+nsec; modern: TSC
-  std::set<int32_t> pids_;
-  std::map<int32_t, std::string> exec_paths_;
+  std::set<int32_t> pids_;          // pids of selected records, the kernel's -1 left out
+  std::unordered_map<int32_t, Proc> procs_;
+  std::map<RowKey, Row> rows_;      // node-based: Proc::row pointers stay valid
+  int32_t last_pid_ = 0;            // the last sample's pid and row, for runs of one pid
+  Split* last_row_ = nullptr;       // cleared whenever a process is renamed
+  std::map<std::string, uint64_t> execs_;  // PROCEXEC path -> count
   std::map<uint32_t, Pmc> pmcs_;
+  uint32_t last_pmcid_ = 0;
+  Pmc* last_pmc_ = nullptr;
+  std::vector<Split> cpus_;
+  Split no_cpu_;      // samples whose cpu the record does not say (PCSAMPLE of a process pmc)
+  Split kernel_pid_;  // samples with pid -1: the kernel, not a process
+  Split samples_;
   std::map<uint32_t, uint64_t> depth_;
-  uint64_t user_ = 0, kernel_ = 0, drops_ = 0;
+  uint64_t drops_ = 0;
   std::vector<pmclog::Error> errors_;
   std::vector<pmclog::SkippedRange> skipped_;
 };

@@ -11,19 +11,28 @@
 // A reader shaped like FreeBSD's libpmc, the reference point ("about 45%"), is
 // measured in the same run.
 //
-//   pmclog-bench-decode [--size-mib N] [--runs N] [--file PATH] [--byte-order little|big]
-//                       [--generation L2|L3|M9|M10] [--width 4|8]
+//   pmclog-bench-decode [--file PATH | --generate PATH] [--size-mib N] [--runs N]
+//                       [--generation L2|L3|M9|M10] [--width 4|8] [--byte-order little|big]
+//
+// --file benchmarks an existing log read-only (never written, never removed); its ABI is
+// detected, the ABI options override the detection. --generate writes the synthetic log to
+// a new file (refusing one that exists) and leaves it there for later --file runs. With
+// neither, the synthetic log goes to a fresh temporary file, removed at the end
+// (PMCLOG_BENCH_KEEP=1 keeps it). A benchmark must never destroy its input.
 //
 // Prints rates (MB/s), the ratio, and peak RSS of the streaming reader.
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -311,53 +320,169 @@ int stream_mode(const Abi& abi) {
   return st == Step::end ? 0 : 1;
 }
 
+// A file this run created, removed when the run ends whatever the way out, unless kept.
+// Only files made here with O_EXCL are ever removed.
+class CreatedFile {
+ public:
+  CreatedFile() = default;
+  CreatedFile(const CreatedFile&) = delete;
+  CreatedFile& operator=(const CreatedFile&) = delete;
+  ~CreatedFile() {
+    if (!path_.empty() && !keep_) ::unlink(path_.c_str());
+  }
+  void set(std::string path, bool keep) {
+    path_ = std::move(path);
+    keep_ = keep;
+  }
+  void keep() { keep_ = true; }
+
+ private:
+  std::string path_;
+  bool keep_ = false;
+};
+
+// Writes the bytes to fd and closes it; false (errno set) on a short write or close error.
+bool write_all(int fd, const std::vector<uint8_t>& bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : EIO;
+      ::close(fd);
+      errno = err;
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return ::close(fd) == 0;
+}
+
+// Creates `path` (it must not exist: O_EXCL also refuses a symlink planted there), or a
+// fresh temporary file when `path` is empty, and writes the bytes. Returns the path, or
+// nullopt after printing why; a file created here and left incomplete is removed.
+std::optional<std::string> write_new_file(std::string path, const std::vector<uint8_t>& bytes,
+                                          CreatedFile& created, bool keep) {
+  int fd;
+  if (path.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    path = std::string(tmp && *tmp ? tmp : "/tmp") + "/pmclog-bench-decode.XXXXXX";
+    fd = ::mkstemp(path.data());
+  } else {
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  }
+  if (fd < 0) {
+    std::fprintf(stderr, "pmclog-bench-decode: cannot create %s: %s%s\n", path.c_str(),
+                 std::strerror(errno),
+                 errno == EEXIST ? " (--generate never overwrites; --file PATH benchmarks it)" : "");
+    return std::nullopt;
+  }
+  created.set(path, keep);
+  if (!write_all(fd, bytes)) {
+    std::fprintf(stderr, "pmclog-bench-decode: writing %s: %s\n", path.c_str(), std::strerror(errno));
+    created.set(path, false);
+    return std::nullopt;
+  }
+  return path;
+}
+
+// For the shell command of the streaming run: any path, quotes included.
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  q += '\'';
+  return q;
+}
+
+int usage(const char* argv0) {
+  std::fprintf(stderr,
+               "usage: %s [--file PATH | --generate PATH] [--size-mib N] [--runs N]\n"
+               "          [--generation L2|L3|M9|M10] [--width 4|8] [--byte-order little|big]\n",
+               argv0);
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   size_t mib = 256;
   int runs = 5;
-  std::string file = "/tmp/pmclog-bench-decode.log";
-  ByteOrder order = ByteOrder::little;
-  Generation gen = Generation::L3;
-  int width = 8;
+  std::string file, generate;
+  std::optional<ByteOrder> order;
+  std::optional<Generation> gen;
+  std::optional<uint8_t> width;
+  uint8_t time_width = 0;  // only for --stream: the parent's detected ABI, passed on whole
   bool stream = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--size-mib") mib = std::stoul(next());
-    else if (a == "--runs") runs = std::stoi(next());
-    else if (a == "--file") file = next();
-    else if (a == "--byte-order") order = parse_byte_order(next()).value_or(ByteOrder::little);
-    else if (a == "--generation") gen = parse_generation(next()).value_or(Generation::L3);
-    else if (a == "--width") width = next() == "4" ? 4 : 8;
-    else if (a == "--stream") stream = true;
-    else {
-      std::fprintf(stderr,
-                   "usage: %s [--size-mib N] [--runs N] [--file PATH] [--byte-order little|big]\n"
-                   "          [--generation L2|L3|M9|M10] [--width 4|8]\n",
-                   argv[0]);
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+      if (a == "--size-mib") mib = std::stoul(next());
+      else if (a == "--runs") runs = std::max(1, std::stoi(next()));
+      else if (a == "--file") file = next();
+      else if (a == "--generate") generate = next();
+      else if (a == "--byte-order") order = parse_byte_order(next()).value_or(ByteOrder::little);
+      else if (a == "--generation") gen = parse_generation(next()).value_or(Generation::L3);
+      else if (a == "--width") width = next() == "4" ? 4 : 8;
+      else if (a == "--time-width") time_width = next() == "4" ? 4 : 8;
+      else if (a == "--stream") stream = true;
+      else return usage(argv[0]);
+    }
+  } catch (const std::exception&) {
+    return usage(argv[0]);
+  }
+  if (!file.empty() && !generate.empty()) {
+    std::fprintf(stderr, "pmclog-bench-decode: --file and --generate exclude each other\n");
+    return usage(argv[0]);
+  }
+  Abi abi = Abi::make(gen.value_or(Generation::L3), width.value_or(8),
+                      order.value_or(ByteOrder::little));
+  if (time_width) abi.time_width = time_width;
+  if (stream) return stream_mode(abi);
+
+  CreatedFile created;
+  std::optional<MappedFile> mapped;
+  auto map = [&]() {
+    auto m = MappedFile::open(file);  // read-only: O_RDONLY, PROT_READ
+    if (!m.ok()) {
+      std::fprintf(stderr, "%s\n", m.error().message.c_str());
+      return false;
+    }
+    mapped.emplace(std::move(m).value());
+    return true;
+  };
+  if (!file.empty()) {
+    if (!map()) return 2;
+    const auto bytes = mapped->bytes();
+    if (sniff_compression(bytes.first(std::min<size_t>(bytes.size(), 16))) != Compression::none) {
+      std::fprintf(stderr, "pmclog-bench-decode: %s is compressed; decompress it first\n", file.c_str());
       return 2;
     }
+    AbiHint hint;
+    hint.generation = gen;
+    hint.address_width = width;
+    hint.byte_order = order;
+    auto det = detect_abi(bytes.first(std::min<size_t>(bytes.size(), 8u << 20)), hint);
+    if (!det.ok()) {
+      std::fprintf(stderr, "pmclog-bench-decode: %s: %s\n", file.c_str(), det.error().message.c_str());
+      return 2;
+    }
+    abi = det->abi;
   }
-  const Abi abi = Abi::make(gen, static_cast<uint8_t>(width), order);
   if (layout_for(abi, Kind::callchain) == nullptr) {
     std::fprintf(stderr, "%s has no CALLCHAIN records\n", describe(abi).c_str());
     return 2;
   }
-  if (stream) return stream_mode(abi);
-
-  {
-    auto bytes = make_log(abi, mib << 20);
-    FILE* f = std::fopen(file.c_str(), "wb");
-    if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f)) {
-      std::perror(file.c_str());
-      return 2;
-    }
-  }
-  auto mapped = MappedFile::open(file);
-  if (!mapped.ok()) {
-    std::fprintf(stderr, "%s\n", mapped.error().message.c_str());
-    return 2;
+  if (file.empty()) {
+    const bool keep = !generate.empty() || std::getenv("PMCLOG_BENCH_KEEP") != nullptr;
+    auto path = write_new_file(generate, make_log(abi, mib << 20), created, keep);
+    if (!path) return 2;
+    file = *path;
+    if (generate.empty() && keep) std::printf("keeping %s (PMCLOG_BENCH_KEEP)\n", file.c_str());
+    if (!map()) return 2;
   }
   const auto d = mapped->bytes();
   const double mb = static_cast<double>(d.size()) / 1e6;
@@ -365,8 +490,9 @@ int main(int argc, char** argv) {
 
   std::vector<double> sum_t, dec_t, next_t, frames_t, copy_t, floor_t, libpmc_t;
   uint64_t records = 0, sink = 0;
-  const bool floor_ok = abi.generation == Generation::L3 && width == 8 && order == ByteOrder::little;
-  const bool libpmc_ok = order == ByteOrder::little;
+  const bool floor_ok = abi.generation == Generation::L3 && abi.address_width == 8 &&
+                        abi.byte_order == ByteOrder::little;
+  const bool libpmc_ok = abi.byte_order == ByteOrder::little;
   const LibpmcOffsets lo = libpmc_offsets(abi);
   const uint8_t cc_type = layout_for(abi, Kind::callchain)->type;
   for (int i = 0; i < runs; ++i) {
@@ -392,7 +518,7 @@ int main(int argc, char** argv) {
     }
     if (libpmc_ok) {
       t0 = Clock::now();
-      sink += width == 4 ? libpmc_style<4>(d, lo) : libpmc_style<8>(d, lo);
+      sink += abi.address_width == 4 ? libpmc_style<4>(d, lo) : libpmc_style<8>(d, lo);
       libpmc_t.push_back(seconds_since(t0));
     }
   }
@@ -434,10 +560,11 @@ int main(int argc, char** argv) {
   std::printf("  %-44s %8.1f MB/s  ratio %.2f\n", "full decode, for_each", fdec, fdec / fsum);
 
   // Streaming through a pipe: peak RSS of a reader process fed by cat.
-  const std::string cmd = "cat '" + file + "' | '" + argv[0] + "' --stream --generation " +
-                          std::string(generation_name(gen)) + " --width " + std::to_string(width) +
-                          " --byte-order " +
-                          std::string(byte_order_name(order));
+  const std::string cmd = "cat " + shell_quote(file) + " | " + shell_quote(argv[0]) +
+                          " --stream --generation " + std::string(generation_name(abi.generation)) +
+                          " --width " + std::to_string(abi.address_width) + " --byte-order " +
+                          std::string(byte_order_name(abi.byte_order)) + " --time-width " +
+                          std::to_string(abi.time_width);
   FILE* p = popen(cmd.c_str(), "r");
   unsigned long long n = 0, odd = 0;
   long rss_kib = 0;
@@ -451,6 +578,6 @@ int main(int argc, char** argv) {
   std::printf("streaming via pipe: %llu records, peak RSS %.1f MiB (target < 16), buffer %zu KiB\n",
               n, static_cast<double>(rss_kib) / 1024.0, cap >> 10);
   std::printf("(checksum %llu)\n", static_cast<unsigned long long>(sink & 0xFFFF));
-  if (std::getenv("PMCLOG_BENCH_KEEP") == nullptr) std::remove(file.c_str());
-  return 0;
+  return 0;  // `created` removes the temporary log
+
 }

@@ -3,7 +3,8 @@
 //   validate_bench [--size-mb N] [--runs N] [--keep] [FILE]
 //
 // Without FILE it writes a deterministic valid log of about N MiB (default 1024) of mixed
-// records, mostly CALLCHAINs, with the library's encoder into a temporary file. Then, in the
+// records, mostly CALLCHAINs, with the library's encoder into a temporary file of its own
+// (created with mkstemp, removed at the end unless --keep). A FILE is only read. Then, in the
 // same run and over the same file, it measures (median of --runs, interleaved):
 //   - the raw speed of summing the file's 32-bit words over a fresh read-only mapping;
 //   - the speed of validate_file() (what the tool runs: open, map, detect, check every rule);
@@ -45,26 +46,51 @@ struct Lcg {
   }
 };
 
+// Files this run created (mkstemps: never an existing file), removed on every way out
+// unless --keep; nothing else is ever removed.
+struct Created {
+  std::vector<std::string> paths;
+  bool keep = false;
+  ~Created() {
+    if (!keep)
+      for (const auto& p : paths) ::unlink(p.c_str());
+  }
+};
+
+// A new, empty file DIR/validate_bench_XXXXXX<suffix>, recorded in `created`; nullptr after
+// printing why.
+std::FILE* create_temp(const std::string& dir, const char* suffix, Created& created,
+                       std::string& path) {
+  path = dir + "/validate_bench_XXXXXX" + suffix;
+  const int fd = ::mkstemps(path.data(), static_cast<int>(std::strlen(suffix)));
+  if (fd < 0) {
+    std::perror(path.c_str());
+    return nullptr;
+  }
+  created.paths.push_back(path);
+  std::FILE* f = ::fdopen(fd, "wb");
+  if (!f) ::close(fd);
+  return f;
+}
+
 // Writes a valid M9 LP64 little-endian log of about `bytes` bytes: a few PMCs, a pool of 64
 // processes that fork, exec, map and exit, and CALLCHAINs of depth 4..28 for 97% of records.
-void generate(const std::string& path, uint64_t bytes) {
+// Takes and closes `f`; false after printing why.
+bool generate(std::FILE* f, const std::string& path, uint64_t bytes) {
   const Abi abi = Abi::make(Generation::M9, 8, ByteOrder::little);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) {
-    std::perror(path.c_str());
-    std::exit(2);
-  }
+  if (!f) return false;
   std::vector<uint8_t> buf;
   uint64_t written = 0, tsc = 1000;
+  bool ok = true;
   auto put = [&](RecordValue v) {
     v.tsc = tsc += 7;
     auto r = encode(v, abi, buf);
     if (!r.ok()) {
       std::fprintf(stderr, "encode: %s\n", r.error().message.c_str());
-      std::exit(2);
+      ok = false;
     }
     if (buf.size() >= (4u << 20)) {
-      std::fwrite(buf.data(), 1, buf.size(), f);
+      if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) ok = false;
       written += buf.size();
       buf.clear();
     }
@@ -105,7 +131,7 @@ void generate(const std::string& path, uint64_t bytes) {
   for (int i = 0; i < 64; ++i) pids.push_back(spawn(1));
   std::vector<uint64_t> pcs;
   uint64_t n = 0;
-  while (written + buf.size() < bytes) {
+  while (ok && written + buf.size() < bytes) {
     ++n;
     const uint32_t r = rng.next();
     const uint32_t pid = pids[r % pids.size()];
@@ -147,11 +173,10 @@ void generate(const std::string& path, uint64_t bytes) {
   RecordValue close;
   close.kind = Kind::closelog;
   put(close);
-  std::fwrite(buf.data(), 1, buf.size(), f);
-  if (std::fclose(f) != 0) {
-    std::perror(path.c_str());
-    std::exit(2);
-  }
+  if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) ok = false;
+  if (std::fclose(f) != 0) ok = false;
+  if (!ok) std::fprintf(stderr, "validate_bench: writing %s failed\n", path.c_str());
+  return ok;
 }
 
 uint64_t file_size(const std::string& path) {
@@ -284,15 +309,25 @@ int main(int argc, char** argv) {
   }
   const bool generated = path.empty();
   std::string small;
+  Created created;
+  created.keep = keep;
   if (generated) {
-    const std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
-    path = dir + "/validate_bench_" + std::to_string(::getpid()) + ".pmclog";
-    small = dir + "/validate_bench_" + std::to_string(::getpid()) + "_small.pmclog";
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string dir = tmp && *tmp ? tmp : "/tmp";
+    std::FILE* big_f = create_temp(dir, ".pmclog", created, path);
+    std::FILE* small_f = big_f ? create_temp(dir, "_small.pmclog", created, small) : nullptr;
+    if (!small_f) {
+      if (big_f) std::fclose(big_f);
+      return 2;
+    }
     std::printf("generating %s (%llu MiB) and %s (%llu MiB)...\n", path.c_str(),
                 static_cast<unsigned long long>(size_mb), small.c_str(),
                 static_cast<unsigned long long>(size_mb / 8));
-    generate(path, size_mb << 20);
-    generate(small, (size_mb << 20) / 8);
+    const bool big_ok = generate(big_f, path, size_mb << 20);
+    if (!generate(small_f, small, (size_mb << 20) / 8) || !big_ok) {
+      created.keep = false;
+      return 2;
+    }
   }
   const uint64_t size = file_size(path);
   const double mib = static_cast<double>(size) / (1 << 20);
@@ -321,6 +356,10 @@ int main(int argc, char** argv) {
 
   // Pre-faulted mapping: both loops without page-fault cost.
   {
+    if (!res.abi) {
+      std::fprintf(stderr, "validate_bench: %s: the ABI could not be detected\n", path.c_str());
+      return 2;
+    }
     const int fd = ::open(path.c_str(), O_RDONLY);
     void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (p == MAP_FAILED) {
@@ -358,9 +397,5 @@ int main(int argc, char** argv) {
                   mapped.anon_kb, mapped.file_kb, streamed.hwm_kb);
     }
   }
-  if (generated && !keep) {
-    std::remove(path.c_str());
-    std::remove(small.c_str());
-  }
-  return 0;
+  return 0;  // `created` removes the generated logs unless --keep
 }

@@ -1,5 +1,6 @@
 // bench-write [DIR] [--runs N] [--size BYTES]
-// Measures, in the same run and on the same filesystem (DIR, default $TMPDIR or /tmp):
+// Measures, in the same run and on the same filesystem (DIR, default $TMPDIR or /tmp; every
+// file goes to a new folder made there with mkdtemp, removed at the end):
 //   1. `cat` copying a 1 GiB file, and `pmclog-write synth -s 1GiB` to a file: medians of N
 //      runs each, and synth's speed as a fraction of cat's (issue 5 asks for >= 25%);
 //   2. `pmclog-write IN.jsonl -o OUT`: median MB/s of JSON input (issue 5 asks >= 100 MB/s).
@@ -50,7 +51,10 @@ double median(std::vector<double> v) {
 
 std::string q(const fs::path& p) {
   std::string s = "'";  // appends: GCC 12 warns falsely on "literal" + std::string&&
-  s += p.string();
+  for (char c : p.string()) {
+    if (c == '\'') s += "'\\''";  // a quote inside the path: close, escaped quote, reopen
+    else s += c;
+  }
   s += '\'';
   return s;
 }
@@ -73,8 +77,14 @@ int main(int argc, char** argv) {
       dir = a;
     }
   }
-  const fs::path work = dir / (std::string("bench-write.") + std::to_string(getpid()));
-  fs::create_directories(work);
+  // A fresh folder of our own (mkdtemp never reuses one), so that removing it at the end
+  // removes nothing we did not create.
+  std::string tmpl = (dir / "bench-write.XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr) {
+    std::perror(tmpl.c_str());
+    return 2;
+  }
+  const fs::path work = tmpl;
   g_work = work;
   const std::string w = PMCLOG_WRITE_BIN;
   const std::string sz = std::to_string(size);

@@ -368,6 +368,36 @@ TEST(Rules, CallchainDeepForEraIsPedantic) {
   EXPECT_EQ(rule_ids(r), V{"callchain-deep-for-era"}) << dump(r);
 }
 
+// Boundaries: the era warning starts at 33 frames in L3 (10.2 raised 32 to 128), and every
+// generation's limit itself is clean while one frame more is callchain-too-deep.
+TEST(Rules, CallchainDeepForEraStartsAt33) {
+  for (uint32_t n : {32u, 33u}) {
+    SCOPED_TRACE(n);
+    LogBuilder b(l3());
+    build_valid(b, false);
+    b.sample(kPid, process_pmcid(Generation::L3), std::vector<uint64_t>(n, 0x401000));
+    b.simple(Kind::closelog);
+    const auto r = check(b, pedantic());
+    EXPECT_EQ(rule_ids(r), n == 32 ? V{} : V{"callchain-deep-for-era"}) << dump(r);
+  }
+}
+
+TEST(Rules, CallchainTooDeepAtTheLimitOfEveryGeneration) {
+  struct Case { Generation g; uint32_t limit; };
+  for (const Case& c : {Case{Generation::L2, 32}, Case{Generation::L3, 128},
+                        Case{Generation::M9, 512}, Case{Generation::M10, 512}}) {
+    for (uint32_t n : {c.limit, c.limit + 1}) {
+      SCOPED_TRACE(std::string(pmclog::generation_name(c.g)) + " " + std::to_string(n));
+      LogBuilder b(Abi::make(c.g, 8, ByteOrder::little));
+      build_valid(b, false);
+      b.sample(kPid, process_pmcid(c.g), std::vector<uint64_t>(n, 0x401000), 1, false);
+      b.simple(Kind::closelog);
+      const auto r = check(b);
+      EXPECT_EQ(rule_ids(r), n == c.limit ? V{} : V{"callchain-too-deep"}) << dump(r);
+    }
+  }
+}
+
 TEST(Rules, CallchainEmpty) {
   LogBuilder b(m9());
   build_valid(b, false);

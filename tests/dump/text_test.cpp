@@ -2,6 +2,7 @@
 // (fixtures/golden/*.expected.txt) and FORMAT.md §7 (pmc id layouts, flags, cpuflags).
 #include <gtest/gtest.h>
 
+#include "build_log.h"
 #include "run_tool.h"
 
 using namespace dumptest;
@@ -56,4 +57,35 @@ TEST(Text, ModernLinesShowTscAndSecondsFromInitialize) {
        }) {
     EXPECT_TRUE(has_line(r.out, want)) << want;
   }
+}
+
+// A kernel-flagged record with user frames after the kernel ones (PMC_F_USERCALLCHAIN, or a
+// recorder that merges them): each frame is labelled by its own address in 64-bit logs.
+TEST(Text, MergedCallchainFramesLabelledByAddress) {
+  using pmclog::Field;
+  using pmclog::Kind;
+  auto build = [](uint8_t width, const std::vector<uint64_t>& pcs, uint64_t cpuflags) {
+    LogBuilder b(pmclog::Abi::make(pmclog::Generation::M10, width, pmclog::ByteOrder::little));
+    b.add(Kind::initialize)[Field::version] = 0x0A000000;
+    auto& c = b.add(Kind::callchain);
+    c[Field::pid] = 1234;
+    c[Field::tid] = 100001;
+    c[Field::pmcid] = 0xfff20f00;
+    c[Field::cpuflags] = cpuflags;
+    c.pcs = pcs;
+    const std::string path = temp_dir() + "/merged-" + std::to_string(width) + "-" +
+                             std::to_string(cpuflags) + ".pmclog";
+    write_file(path, b.finish());
+    return run_dump({path}).out;
+  };
+  const std::string merged = build(8, {0xffffffff80b3c9f1, 0x800a01234, 0x400b2c}, 0x10000);
+  EXPECT_TRUE(has_line(merged, "             [0] 0xffffffff80b3c9f1 kernel")) << merged;
+  EXPECT_TRUE(has_line(merged, "             [1] 0x800a01234 user")) << merged;
+  EXPECT_TRUE(has_line(merged, "             [2] 0x400b2c user")) << merged;
+  // A user-mode record is all user, whatever its addresses.
+  const std::string user = build(8, {0x400b2c, 0xffffffff80b3c9f1}, 0x10001);
+  EXPECT_TRUE(has_line(user, "             [1] 0xffffffff80b3c9f1 user")) << user;
+  // 32-bit ports split the address space differently: the record's flag decides.
+  const std::string narrow = build(4, {0xc0a12345, 0x0804a000}, 0x10000);
+  EXPECT_TRUE(has_line(narrow, "             [1] 0x804a000 kernel")) << narrow;
 }

@@ -42,16 +42,22 @@ class TextFormatter : public Formatter {
     }
     b += '\n';
     if (r.kind == pmclog::Kind::callchain) {
-      const char* where = r.user_callchain() ? "user" : "kernel";
+      // A kernel-flagged record may hold user frames after the kernel ones (hwpmc's
+      // PMC_F_USERCALLCHAIN), so each frame is labelled by its own address where addresses
+      // tell: every 64-bit FreeBSD port keeps the kernel in the upper half. 32-bit splits
+      // differ by port (i386's 4/4 split overlaps them), so there the record's flag decides.
+      const bool user_record = r.user_callchain();
+      const bool by_address = !user_record && st.abi.address_width == 8;
       uint32_t i = 0;
       for (uint64_t pc : r.pcs) {
+        const bool user = user_record || (by_address && (pc >> 63) == 0);
         b.append(13, ' ');
         b += '[';
         append_dec(b, i++);
         b += "] ";
         append_0x(b, pc);
         b += ' ';
-        b += where;
+        b += user ? "user" : "kernel";
         b += '\n';
       }
     }

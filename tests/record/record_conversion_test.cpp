@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <cstring>
+#include <functional>
 
 #include "log_sink.h"
 #include "perf_records.h"
@@ -26,7 +27,8 @@ struct Harness {
   record::LogSink sink{pmclog::Abi::make(pmclog::Generation::M10, 8, pmclog::ByteOrder::little),
                        path};
   std::unique_ptr<record::Converter> conv;
-  explicit Harness(uint32_t depth = 8) {
+  explicit Harness(uint32_t depth = 8,
+                   const std::function<void(record::ConversionConfig&)>& tweak = {}) {
     std::string err;
     EXPECT_TRUE(sink.open(err)) << err;
     pmclog::RecordValue init;  // readers detect the ABI from it
@@ -37,6 +39,7 @@ struct Harness {
     cc.depth = depth;
     cc.pmcid_of_id[42] = 0xfff20f00;
     cc.process_pmcids = {0xfff20f00};
+    if (tweak) tweak(cc);
     conv = std::make_unique<record::Converter>(sink, cc);
   }
   rectest::Log finish() {
@@ -71,12 +74,99 @@ TEST(RecordConversion, MarkersBecomeTheUserFlagAndAreStripped) {
   ASSERT_TRUE(log.ok) << log.error;
   auto cc = log.of(Kind::callchain);
   ASSERT_EQ(cc.size(), 2u);
-  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{0xffffffff81000010, 0xffffffff81000020, 0x401000}));
+  // hwpmc writes only the kernel stack of a kernel-mode sample.
+  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{0xffffffff81000010, 0xffffffff81000020}));
   EXPECT_EQ((*cc[0])[Field::cpuflags], 1u << 16) << "kernel leaf: no USERSPACE flag, cpu 1";
   EXPECT_EQ(cc[1]->pcs, (std::vector<uint64_t>{0x401010, 0x401020}));
   EXPECT_EQ((*cc[1])[Field::cpuflags], (1u << 16) | 1u);
   EXPECT_EQ((*cc[1])[Field::pmcid], 0xfff20f00u);
   EXPECT_EQ(h.conv->stats().user_only, 1u);
+}
+
+TEST(RecordConversion, UserCallchainAppendsUserFramesToKernelSamples) {
+  Harness h(8, [](record::ConversionConfig& c) { c.user_callchain = true; });
+  h.conv->process(sample({kKernel, 0xffffffff81000010, 0xffffffff81000020, kUser, 0x401000}));
+  h.conv->process(sample({kUser, 0x401010, 0x401020}));
+  auto log = h.finish();
+  auto cc = log.of(Kind::callchain);
+  ASSERT_EQ(cc.size(), 2u);
+  // PMC_F_USERCALLCHAIN: the user frames follow in the same record, still flagged kernel.
+  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{0xffffffff81000010, 0xffffffff81000020, 0x401000}));
+  EXPECT_EQ((*cc[0])[Field::cpuflags], 1u << 16);
+  EXPECT_EQ(cc[1]->pcs, (std::vector<uint64_t>{0x401010, 0x401020})) << "user samples unchanged";
+}
+
+namespace {
+
+// An executable mapping of pid 10 at [0x401000, 0x403000).
+PerfEvent exec_mapping(uint32_t pid = 10) {
+  PerfEvent map;
+  map.type = PerfEvent::Type::mmap;
+  map.pid = map.tid = pid;
+  map.addr = 0x401000;
+  map.len = 0x2000;
+  map.prot = PROT_READ | PROT_EXEC;
+  map.filename = "/bin/prog";
+  map.time = 50;
+  return map;
+}
+
+void x86_64_limits(record::ConversionConfig& c) {
+  c.user_end = uint64_t{1} << 47;
+  c.kernel_start = ~uint64_t{0} << 47;
+  c.user_callchain = true;
+}
+
+}  // namespace
+
+TEST(RecordConversion, ChainsStopAtTheFirstAddressThatCannotBeCode) {
+  Harness h(8, x86_64_limits);
+  h.conv->add_child(10, 1);
+  h.conv->process(exec_mapping());
+  // Non-canonical ("BBBBBBBB" read as a return address): cut there, the rest dropped.
+  h.conv->process(sample({kUser, 0x401000, 0x401010, 0x4242424242424242, 0x401020}));
+  // Canonical but in no executable mapping of the process.
+  h.conv->process(sample({kUser, 0x401000, 0x424242424242, 0x401020}));
+  // A user address in the kernel part, and a kernel address in the user part.
+  h.conv->process(sample({kKernel, 0xffffffff81000010, 0x401000, kUser, 0x401000}));
+  h.conv->process(sample({kUser, 0x401000, 0xffffffff81000010}));
+  // Good chains are kept whole, in both parts.
+  h.conv->process(sample({kKernel, 0xffffffff81000010, 0xffffffff81000020, kUser, 0x401000,
+                          0x402ff0}));
+  // The leaf comes from registers, not the stack: kept even where nothing is known.
+  h.conv->process(sample({kUser, 0x900000, 0x401000}));
+  auto log = h.finish();
+  auto cc = log.of(Kind::callchain);
+  ASSERT_EQ(cc.size(), 6u);
+  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{0x401000, 0x401010}));
+  EXPECT_EQ(cc[1]->pcs, (std::vector<uint64_t>{0x401000}));
+  EXPECT_EQ(cc[2]->pcs, (std::vector<uint64_t>{0xffffffff81000010}));
+  EXPECT_EQ(cc[3]->pcs, (std::vector<uint64_t>{0x401000}));
+  EXPECT_EQ(cc[4]->pcs, (std::vector<uint64_t>{0xffffffff81000010, 0xffffffff81000020, 0x401000,
+                                               0x402ff0}));
+  EXPECT_EQ(cc[5]->pcs, (std::vector<uint64_t>{0x900000, 0x401000}));
+  EXPECT_EQ(h.conv->stats().cut_chains, 4u);
+}
+
+TEST(RecordConversion, ForkedChildIsCheckedAgainstItsParentsMappings) {
+  Harness h(8, x86_64_limits);
+  h.conv->add_child(10, 1);
+  h.conv->process(exec_mapping());
+  PerfEvent fork;
+  fork.type = PerfEvent::Type::fork;
+  fork.pid = fork.tid = 11;
+  fork.ppid = fork.ptid = 10;
+  fork.time = 60;
+  h.conv->process(fork);
+  h.conv->process(sample({kUser, 0x401000, 0x402000, 0x424242424242}, 11));
+  // A process the recorder knows no mapping of: only the address range is checked.
+  h.conv->process(sample({kUser, 0x401000, 0x424242424242, 0x4242424242424242}, 12));
+  auto log = h.finish();
+  auto cc = log.of(Kind::callchain);
+  ASSERT_EQ(cc.size(), 2u);
+  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{0x401000, 0x402000}));
+  EXPECT_EQ(cc[1]->pcs, (std::vector<uint64_t>{0x401000, 0x424242424242}));
+  EXPECT_EQ(h.conv->stats().cut_chains, 2u);
 }
 
 TEST(RecordConversion, DepthIsCappedAfterStripping) {

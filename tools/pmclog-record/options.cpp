@@ -74,7 +74,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       ("depth", po::value(&o.depth), "callchain depth limit (default 32, capped at the "
        "generation's maximum and kernel.perf_event_max_stack)")
       ("count", po::bool_switch(&o.counting), "counting mode: PROCCSW at each context switch "
-       "and PROCEXIT at exit, no samples")
+       "and PROCEXIT at exit, no samples; prints the totals of the command and all its "
+       "descendants")
+      ("per-process", po::bool_switch(&o.per_process), "with --count: also print each "
+       "process's own counts")
+      ("user-callchain", po::bool_switch(&o.user_callchain), "kernel-mode samples also keep "
+       "the user-space frames, after the kernel ones (PMC_F_USERCALLCHAIN, pmcstat -U; M9, "
+       "M10 only)")
       ("fallback", po::bool_switch(&o.fallback), "replace hardware events that this machine "
        "lacks by the nearest software event")
       ("user-only", po::bool_switch(&o.user_only), "record user-space frames only")
@@ -158,6 +164,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   if (o.mmap_pages == 0 || (o.mmap_pages & (o.mmap_pages - 1)))
     return fail("--mmap-pages must be a power of two");
   if (o.duration < 0) return fail("--duration must be positive");
+  if (o.user_callchain && o.abi.legacy())
+    return fail("--user-callchain needs a modern generation (M9, M10): " +
+                std::string(pmclog::generation_name(*gen)) +
+                " kernels have no PMC_F_USERCALLCHAIN and write only the kernel stack of a "
+                "kernel-mode sample");
+  if (o.user_callchain && o.counting)
+    return fail("--user-callchain is for sampling; --count takes no callchains");
+  if (o.per_process && !o.counting) return fail("--per-process needs --count");
   if (o.list_events) return o;
 
   const int targets = (!o.command.empty()) + (!o.pids.empty());

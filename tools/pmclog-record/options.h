@@ -25,6 +25,8 @@ struct Options {
   uint32_t depth = 32;             // --depth
   bool depth_given = false;
   bool counting = false;           // --count
+  bool per_process = false;        // --per-process (with --count)
+  bool user_callchain = false;     // --user-callchain (modern generations)
   bool fallback = false;           // --fallback
   bool user_only = false;          // --user-only
   bool list_events = false;        // --list-events

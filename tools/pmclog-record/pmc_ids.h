@@ -18,6 +18,7 @@ inline constexpr uint32_t kFlagDescendants = 0x2;
 inline constexpr uint32_t kFlagLogProccsw = 0x4;
 inline constexpr uint32_t kFlagLogProcexit = 0x8;
 inline constexpr uint32_t kFlagCallchain = 0x80;
+inline constexpr uint32_t kFlagUserCallchain = 0x100;  // modern only (pmcstat -U)
 
 inline constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;
 // Packing ids and the PMC_VERSION per generation: pmclog::make_pmcid, typical_pmc_version.

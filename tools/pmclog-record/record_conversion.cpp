@@ -3,6 +3,9 @@
 #include <linux/perf_event.h>
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "pmc_ids.h"
 #include "proc_info.h"
 
@@ -70,25 +73,43 @@ void Converter::on_sample(const PerfEvent& e) {
   }
   RecordValue r = rv(Kind::callchain);
   r.pcs.reserve(e.callchain.size());
-  // The first context marker says where the leaf is; all markers are dropped and the
-  // kernel and user parts are kept in order (kernel frames first), as hwpmc does.
-  int leaf_ctx = 0;
+  // perf puts a context marker before each part; the first says where the leaf is. hwpmc
+  // writes the kernel stack of a kernel-mode sample and the user stack of a user-mode one;
+  // only PMC_F_USERCALLCHAIN appends the user frames to a kernel record.
+  const auto kernel_ctx = static_cast<int>(PERF_CONTEXT_KERNEL);
+  const auto user_ctx = static_cast<int>(PERF_CONTEXT_USER);
+  const auto pit = procs_.find(e.pid);
+  const Proc* proc = pit == procs_.end() ? nullptr : &pit->second;
+  int leaf_ctx = 0, ctx = 0;
+  bool keep = true, part_start = false, has_kernel = false;
   for (uint64_t ip : e.callchain) {
+    if (r.pcs.size() >= cfg_.depth) break;
     if (ip >= kContextMax) {
-      if (leaf_ctx == 0) leaf_ctx = static_cast<int>(static_cast<int64_t>(ip));
+      ctx = static_cast<int>(static_cast<int64_t>(ip));
+      if (leaf_ctx == 0) leaf_ctx = ctx;
+      has_kernel = has_kernel || ctx == kernel_ctx;
+      keep = ctx == leaf_ctx ||
+             (cfg_.user_callchain && leaf_ctx == kernel_ctx && ctx == user_ctx);
+      part_start = true;
       continue;
     }
-    if (r.pcs.size() < cfg_.depth) r.pcs.push_back(ip);
+    if (!keep) continue;
+    // A part's first frame is the interrupted pc, from registers; the rest were read from
+    // the stack by following frame pointers, which code built without them makes garbage.
+    if (!part_start && (ctx == kernel_ctx || ctx == user_ctx) &&
+        !may_be_code(proc, ip, ctx == kernel_ctx)) {
+      ++stats_.cut_chains;
+      break;
+    }
+    part_start = false;
+    r.pcs.push_back(ip);
   }
   bool user;
   if (leaf_ctx != 0)
-    user = leaf_ctx == static_cast<int>(PERF_CONTEXT_USER);
+    user = leaf_ctx == user_ctx;
   else
     user = (e.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
   if (r.pcs.empty()) r.pcs.push_back(e.ip);
-  bool has_kernel = false;
-  for (uint64_t ip : e.callchain)
-    if (ip == static_cast<uint64_t>(PERF_CONTEXT_KERNEL)) has_kernel = true;
   if (!has_kernel) ++stats_.user_only;
   r[Field::pid] = e.pid;
   r[Field::tid] = e.tid;
@@ -97,6 +118,20 @@ void Converter::on_sample(const PerfEvent& e) {
   sink_.emit(r, e.time);
   ++stats_.samples;
   ++stats_.samples_per_pid[e.pid];
+}
+
+bool Converter::may_be_code(const Proc* p, uint64_t pc, bool kernel) const {
+  if (kernel) return cfg_.kernel_start == 0 || pc >= cfg_.kernel_start;
+  if (cfg_.user_end != 0 && pc >= cfg_.user_end) return false;
+  if (!p || p->code.empty()) return true;  // nothing known to check against
+  // The nearest range starting at or below pc first; a later mapping inside an earlier one
+  // can hide it, so then all of them.
+  auto it = p->code.upper_bound(pc);
+  if (it == p->code.begin()) return false;
+  if (pc < std::prev(it)->second) return true;
+  for (auto j = p->code.begin(); j != it; ++j)
+    if (pc < j->second) return true;
+  return false;
 }
 
 void Converter::emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const std::string& path,
@@ -112,6 +147,7 @@ void Converter::emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const st
     sink_.emit(out, t);
   }
   p.maps[start] = Mapping{end, path};
+  p.code[start] = std::max(end, p.code[start]);
   auto r = rv(Kind::map_in);
   r[Field::pid] = pid;
   r[Field::start] = start;
@@ -165,6 +201,7 @@ void Converter::on_comm(const PerfEvent& e) {
   // which carries its path.
   unmap_all(e.pid, e.time);
   Proc& p = procs_[e.pid];
+  p.code.clear();
   p.exec_pending = true;
   p.threads.insert(e.tid);
 }
@@ -178,8 +215,10 @@ void Converter::on_fork(const PerfEvent& e) {
     // The child shares its parent's image until it execs; readers copy the parent's
     // mappings at PROCFORK (as pmcstat does), so they are not announced again, and only
     // mappings announced for this pid get a MAP_OUT.
+    auto parent = procs_.find(e.ppid);
     Proc& child = procs_[e.pid];
     child.threads = {e.tid};
+    if (parent != procs_.end()) child.code = parent->second.code;  // for the cut check
     auto r = rv(Kind::procfork);
     r[Field::oldpid] = e.ppid;
     r[Field::newpid] = e.pid;
@@ -248,7 +287,7 @@ void Converter::emit_procexit(uint32_t pid, uint64_t t) {
     auto r = rv(Kind::procexit);
     r[Field::pmcid] = pmcid;
     r[Field::pid] = pid;
-    r[Field::value] = idx < tot.size() ? static_cast<uint64_t>(tot[idx] + 0.5) : 0;
+    r[Field::value] = idx < tot.size() ? tot[idx] : 0;
     sink_.emit(r, t);
   }
 }
@@ -256,20 +295,18 @@ void Converter::emit_procexit(uint32_t pid, uint64_t t) {
 void Converter::on_counter_values(const PerfEvent& e, bool at_exit) {
   // Values are each thread's own cumulative counts on one CPU's event (inherit + READ);
   // the difference since the thread's previous switch is what it counted in that slice.
-  const double scale = (e.time_running > 0 && e.time_running < e.time_enabled)
-                           ? static_cast<double>(e.time_enabled) / e.time_running
-                           : 1.0;
+  // They are exact and not scaled: time_running < time_enabled here means that the thread
+  // ran on other CPUs meanwhile, where their own events counted it (not multiplexing).
   for (const ReadValue& v : e.values) {
     auto it = cfg_.pmcid_of_id.find(v.id);
     if (it == cfg_.pmcid_of_id.end()) continue;  // the context-switch leader itself
     const uint32_t pmcid = it->second;
     const size_t idx = cfg_.event_of_pmcid.count(pmcid) ? cfg_.event_of_pmcid.at(pmcid) : 0;
-    const double cur = static_cast<double>(v.value) * scale;
-    double& last = last_value_[{e.tid, v.id}];
-    const double delta = cur > last ? cur - last : 0.0;
-    last = cur;
+    uint64_t& last = last_value_[{e.tid, v.id}];
+    const uint64_t delta = v.value > last ? v.value - last : 0;
+    last = v.value;
     auto& tot = totals_[e.pid];
-    if (tot.size() <= idx) tot.resize(idx + 1, 0.0);
+    if (tot.size() <= idx) tot.resize(idx + 1, 0);
     tot[idx] += delta;
     if (at_exit) {
       // Several READ records of one thread may repeat a value (group reads): keep one.
@@ -280,7 +317,7 @@ void Converter::on_counter_values(const PerfEvent& e, bool at_exit) {
     r[Field::pmcid] = pmcid;
     r[Field::pid] = e.pid;
     r[Field::tid] = e.tid;
-    r[Field::value] = static_cast<uint64_t>(delta + 0.5);
+    r[Field::value] = delta;
     sink_.emit(r, e.time);
     ++stats_.switches;
   }
@@ -292,9 +329,6 @@ void Converter::finish_deferred(const std::vector<PerfEvent>& final_reads, uint6
   // The root's own final count = what its per-CPU events hold minus what exited
   // descendants handed back to them.
   for (const PerfEvent& e : final_reads) {
-    const double scale = (e.time_running > 0 && e.time_running < e.time_enabled)
-                             ? static_cast<double>(e.time_enabled) / e.time_running
-                             : 1.0;
     for (const ReadValue& v : e.values) {
       auto it = cfg_.pmcid_of_id.find(v.id);
       if (it == cfg_.pmcid_of_id.end()) continue;
@@ -303,15 +337,20 @@ void Converter::finish_deferred(const std::vector<PerfEvent>& final_reads, uint6
       uint64_t children = 0;
       for (const auto& [key, value] : child_final_raw_)
         if (key.second == v.id) children += value;
-      const double own = static_cast<double>(v.value > children ? v.value - children : 0) * scale;
-      double& last = last_value_[{deferred_pid_, v.id}];
+      const uint64_t own = v.value > children ? v.value - children : 0;
+      uint64_t& last = last_value_[{deferred_pid_, v.id}];
       auto& tot = totals_[deferred_pid_];
-      if (tot.size() <= idx) tot.resize(idx + 1, 0.0);
+      if (tot.size() <= idx) tot.resize(idx + 1, 0);
       if (own > last) tot[idx] += own - last;
       last = own;
     }
   }
   emit_procexit(deferred_pid_, t);
+}
+
+std::string Converter::name_of(uint32_t tid) const {
+  auto it = comm_.find(tid);
+  return it == comm_.end() ? std::string() : it->second;
 }
 
 void Converter::add_child(pid_t pid, uint64_t now) {

@@ -20,6 +20,13 @@ namespace record {
 struct ConversionConfig {
   uint32_t depth = 64;     // frames kept per callchain after the markers are stripped
   bool counting = false;   // PROCCSW/PROCEXIT instead of CALLCHAIN
+  // Kernel-mode samples keep their user frames after the kernel ones (PMC_F_USERCALLCHAIN);
+  // without it they keep the kernel frames only, as hwpmc writes them.
+  bool user_callchain = false;
+  // Where code can be: user frames below user_end, kernel frames from kernel_start up
+  // (x86-64: the canonical halves). 0: not known, not checked.
+  uint64_t user_end = 0;
+  uint64_t kernel_start = 0;
   // pmc ids that PROCEXEC / PROCEXIT name (one per event, process mode).
   std::vector<uint32_t> process_pmcids;
   // perf event id (PERF_EVENT_IOC_ID) -> pmc id, for samples and counter values.
@@ -36,6 +43,7 @@ struct ConversionStats {
   uint64_t user_only = 0;        // callchains with no kernel part
   uint64_t switches = 0;         // PROCCSW written
   uint64_t after_exit = 0;       // samples of a process after its exit, left out
+  uint64_t cut_chains = 0;       // callchains stopped at an address that cannot be code
   std::map<uint32_t, uint64_t> samples_per_pid;
 };
 
@@ -53,8 +61,10 @@ class Converter {
   void set_deferred_pid(uint32_t pid) { deferred_pid_ = pid; }
   // `final_reads`: one group read per CPU leader fd, taken after the command exited.
   void finish_deferred(const std::vector<PerfEvent>& final_reads, uint64_t t);
-  // Per-process counter totals (counting mode), by event index.
-  const std::map<uint32_t, std::vector<double>>& totals() const { return totals_; }
+  // Each process's own counter totals (counting mode), by pid, then event index.
+  const std::map<uint32_t, std::vector<uint64_t>>& totals() const { return totals_; }
+  // The last name (comm) of a thread or process, "" when never seen.
+  std::string name_of(uint32_t tid) const;
   const ConversionStats& stats() const { return stats_; }
 
  private:
@@ -63,7 +73,8 @@ class Converter {
     std::string path;
   };
   struct Proc {
-    std::map<uint64_t, Mapping> maps;  // by start
+    std::map<uint64_t, Mapping> maps;  // announced for this pid (MAP_OUT at exec/exit), by start
+    std::map<uint64_t, uint64_t> code;  // every executable range known, inherited ones too
     std::set<uint32_t> threads;
     bool exec_pending = false;
   };
@@ -74,6 +85,7 @@ class Converter {
   void on_fork(const PerfEvent& e);
   void on_exit(const PerfEvent& e);
   void on_counter_values(const PerfEvent& e, bool at_exit);
+  bool may_be_code(const Proc* p, uint64_t pc, bool kernel) const;
   void emit_procexec(uint32_t pid, const std::string& path, uint64_t base, uint64_t t);
   void emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const std::string& path,
                    uint64_t t);
@@ -88,9 +100,9 @@ class Converter {
   std::unordered_map<uint32_t, Proc> procs_;
   std::unordered_map<uint32_t, std::string> comm_;  // by tid
   std::set<uint32_t> exited_;                       // pids whose SYSEXIT is written
-  // counting: last scaled cumulative value per (tid, perf id)
-  std::map<std::pair<uint32_t, uint64_t>, double> last_value_;
-  std::map<uint32_t, std::vector<double>> totals_;  // by pid
+  // counting: last cumulative value per (tid, perf id), that thread's own on that CPU
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> last_value_;
+  std::map<uint32_t, std::vector<uint64_t>> totals_;  // by pid
   // Exited inherited threads' final raw values, by (tid, perf id).
   std::map<std::pair<uint32_t, uint64_t>, uint64_t> child_final_raw_;
   uint32_t deferred_pid_ = 0;

@@ -13,7 +13,9 @@
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <unordered_map>
 
+#include "count_report.h"
 #include "event_opening.h"
 #include "launcher.h"
 #include "log_sink.h"
@@ -49,6 +51,27 @@ std::string cpuid_string() {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%s-%d-%02X", vendor.c_str(), family, model);
   return buf;
+}
+
+// Where code can be, for cutting garbage callchains. x86-64: user space ends at 2^47 and
+// the kernel's half begins at -2^47 (2^56 with 5-level paging, which Linux shows as the
+// la57 flag). Elsewhere only the mappings are checked.
+void set_code_limits(ConversionConfig& cc) {
+#if defined(__x86_64__)
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  bool la57 = false;
+  while (std::getline(f, line))
+    if (line.rfind("flags", 0) == 0) {
+      la57 = (line + ' ').find(" la57 ") != std::string::npos;
+      break;
+    }
+  const int bits = la57 ? 56 : 47;
+  cc.user_end = uint64_t{1} << bits;
+  cc.kernel_start = ~uint64_t{0} << bits;
+#else
+  (void)cc;
+#endif
 }
 
 // The kernel's text start, for a MAP_IN of the kernel (pid -1) when kernel frames are kept.
@@ -260,6 +283,8 @@ int run_record(const Options& opt) {
   ConversionConfig cc;
   cc.depth = depth;
   cc.counting = opt.counting;
+  cc.user_callchain = opt.user_callchain;
+  set_code_limits(cc);
   const uint32_t mode = opt.system_wide ? kModeSystemSampling
                         : opt.counting  ? kModeProcessCounting
                                         : kModeProcessSampling;
@@ -301,6 +326,7 @@ int run_record(const Options& opt) {
                  "names are not recorded (PMCALLOCATE carries only the code)\n",
                  std::string(pmclog::generation_name(abi.generation)).c_str());
   uint32_t flags = opt.counting ? (kFlagLogProccsw | kFlagLogProcexit) : kFlagCallchain;
+  if (opt.user_callchain) flags |= kFlagUserCallchain;
   if (!opt.system_wide) flags |= kFlagDescendants;
   for (size_t ei = 0; ei < events.size(); ++ei) {
     std::vector<int> cpus = {-1};
@@ -452,6 +478,7 @@ int run_record(const Options& opt) {
   drain();
   merger.flush_all();
   const uint64_t t_end = monotonic_ns();
+  CountTotals count_totals;
   if (opt.counting) {
     std::vector<PerfEvent> finals;
     for (int fd : opened.leaders) {
@@ -459,6 +486,9 @@ int run_record(const Options& opt) {
       if (read_group(fd, e)) finals.push_back(std::move(e));
     }
     conv.finish_deferred(finals, t_end);
+    std::unordered_map<uint64_t, size_t> event_of_id;
+    for (const auto& [id, info] : opened.ids) event_of_id[id] = info.event;
+    count_totals = sum_final_reads(finals, event_of_id, events.size());
   }
   {
     RecordValue r;
@@ -488,13 +518,25 @@ int run_record(const Options& opt) {
     if (opt.counting)
       std::fprintf(stderr, ", %llu context-switch records",
                    static_cast<unsigned long long>(st.switches));
+    else
+      std::fprintf(stderr, ", %llu callchains cut",
+                   static_cast<unsigned long long>(st.cut_chains));
     std::fprintf(stderr, ", %llu lost\n", static_cast<unsigned long long>(st.lost));
-    if (opt.counting && command_mode) {
-      auto it = conv.totals().find(static_cast<uint32_t>(child));
-      if (it != conv.totals().end())
-        for (size_t i = 0; i < events.size() && i < it->second.size(); ++i)
-          std::fprintf(stderr, "pmclog-record: %s of the command: %.0f\n",
-                       events[i].spec.name.c_str(), it->second[i]);
+    if (st.cut_chains)
+      std::fprintf(stderr, "pmclog-record: %llu of %llu callchains stop early: frame-pointer "
+                   "unwinding reached an address that cannot be code (code built without "
+                   "frame pointers)\n",
+                   static_cast<unsigned long long>(st.cut_chains),
+                   static_cast<unsigned long long>(st.samples));
+    if (opt.counting) {
+      std::vector<EventSpec> specs;
+      for (const auto& e : events) specs.push_back(e.spec);
+      std::vector<ProcessCounts> procs;
+      for (const auto& [pid, values] : conv.totals())
+        procs.push_back(ProcessCounts{pid, conv.name_of(pid), values});
+      const std::string who = command_mode ? "the command and all its descendants"
+                                            : "the attached processes and their descendants";
+      std::fputs(count_report(specs, count_totals, procs, opt.per_process, who).c_str(), stderr);
     }
   }
   if (st.lost)

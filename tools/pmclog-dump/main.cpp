@@ -85,12 +85,16 @@ class Driver {
     pmclog::Record r;
     pmclog::Error e;
     const bool pmcstat = o_.format == Format::pmcstat && !o_.stats;
+    bool empty = false;  // the input ended at offset 0
     for (;;) {
       if (o_.select.head && shown >= *o_.select.head) break;
       // records are in file order: nothing at or past --to-offset can be selected
       if (o_.select.to_offset && reader.offset() >= *o_.select.to_offset) break;
       const pmclog::Step step = reader.next(r, e);
-      if (step == pmclog::Step::end) break;
+      if (step == pmclog::Step::end) {
+        empty = reader.offset() == 0;
+        break;
+      }
       if (step == pmclog::Step::error) {
         status = kExitData;
         if (fmt) fmt->data_error(e, st, out_);
@@ -116,6 +120,11 @@ class Driver {
       ++shown;
       if (fmt) fmt->record(r, st, out_);
       else stats.add(r, st);
+    }
+    if (empty) {
+      // Every kernel log starts with INITIALIZE (FORMAT.md §1.3): an empty file is no log.
+      status = kExitData;
+      report(st.file + ": the log is empty: no record at offset 0 (a log starts with INITIALIZE)");
     }
     if (fmt) fmt->end(st, out_);
     else if (o_.stats_json) stats.print_json(st, out_);

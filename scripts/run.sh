@@ -1,12 +1,32 @@
 #!/usr/bin/env bash
-# The main job: set up, build, and run pmclog-dump on a log (default: the bundled golden log
-# written by FreeBSD 9.3's own writer code). Extra arguments go to pmclog-dump.
+# The main job: set up, build, and show what pmclog-dump makes of a log written by FreeBSD's
+# own kernel writer code (the bundled golden L3 log): the detected ABI with its evidence, the
+# --stats summary, and its first records.
+#   bash scripts/run.sh                 # the bundled log, as above
+#   bash scripts/run.sh FILE [OPTIONS]  # pmclog-dump OPTIONS FILE
+#   bash scripts/run.sh --stats         # options without a file: the bundled log
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bundled=fixtures/golden/seed-lp64-le.pmclog
+echo "run.sh: installing packages if needed and building pmclog-dump (the first run takes a few minutes)..." >&2
 bash scripts/setup.sh >/dev/null
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPMCLOG_BUILD_TESTS=OFF -DPMCLOG_BUILD_BENCH=OFF >/dev/null
 cmake --build build -j"$(nproc)" --target pmclog-dump >/dev/null
+dump=build/bin/pmclog-dump
+
 if (($# == 0)); then
-  set -- fixtures/golden/seed-lp64-le.pmclog
+  echo "== $bundled: written by FreeBSD's own writer code; what was detected, and why"
+  "$dump" --show-abi "$bundled"
+  echo
+  echo "== summary (pmclog-dump --stats)"
+  "$dump" --stats --top 5 "$bundled"
+  echo
+  echo "== the first records (pmclog-dump --head 3)"
+  exec "$dump" --head 3 "$bundled"
 fi
-exec build/bin/pmclog-dump "$@"
+
+# Options alone (no argument names an existing file or standard input): the bundled log.
+for a in "$@"; do
+  if [[ $a == - || -e $a ]]; then exec "$dump" "$@"; fi
+done
+exec "$dump" "$@" "$bundled"

@@ -152,6 +152,7 @@ Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
   } else if (d.size() < 4) {
     abi.generation = Generation::L3;
     det.generation_assumed = true;
+    det.empty = true;
     det.evidence.push_back("generation: L3 (assumed: the log is empty)");
   } else {
     return abi_error("cannot detect the generation: the first record (header word " +

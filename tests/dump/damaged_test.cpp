@@ -153,16 +153,17 @@ TEST(Damaged, StdinIsNamedInTheErrorLine) {
   EXPECT_EQ(r.err.rfind("pmclog-dump: (stdin): record at offset 5396", 0), 0u) << r.err;
 }
 
-// An empty file is no log (a kernel always writes INITIALIZE first): every format says so on
-// stderr with the offset and exits 1, whether the file is read mapped or through a pipe.
+// An empty file is no log (a kernel always writes INITIALIZE first): every format, and
+// --show-abi, says so on stderr with the offset and exits 1, inventing no ABI.
 TEST(Damaged, EmptyFileIsAnError) {
   const std::string path = write_damaged("empty", "");
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{path}, {"--format=jsonl", path}, {"--stats", path},
-        {"--format=pmcstat", path}}) {
+        {"--format=pmcstat", path}, {"--show-abi", path}}) {
     const ToolRun r = run_dump(args);
     EXPECT_EQ(r.status, 1) << args.front();
-    EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("empty input: no INITIALIZE record"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("L3"), std::string::npos) << "no ABI invented: " << r.out;
     EXPECT_NE(r.err.find("offset 0"), std::string::npos) << r.err;
   }
 }

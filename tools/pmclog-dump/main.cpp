@@ -27,6 +27,9 @@ const char* compression_name(pmclog::Compression c) {
   }
 }
 
+// Every kernel log starts with INITIALIZE (FORMAT.md §1.3): an empty file is no log.
+constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
+
 std::string display_name(const std::string& name) { return name == "-" ? "(stdin)" : name; }
 
 void show_abi(const Input& in, Output& out) {
@@ -62,6 +65,10 @@ class Driver {
     }
     Input& in = opened.value();
     if (o_.show_abi) {
+      if (in.detection.empty) {  // an ABI would be invented: there are no bytes to tell it
+        report(display_name(name) + ": " + kEmptyInput);
+        return kExitData;
+      }
       show_abi(in, out_);
       return 0;
     }
@@ -122,9 +129,8 @@ class Driver {
       else stats.add(r, st);
     }
     if (empty) {
-      // Every kernel log starts with INITIALIZE (FORMAT.md §1.3): an empty file is no log.
       status = kExitData;
-      report(st.file + ": the log is empty: no record at offset 0 (a log starts with INITIALIZE)");
+      report(st.file + ": " + kEmptyInput);
     }
     if (fmt) fmt->end(st, out_);
     else if (o_.stats_json) stats.print_json(st, out_);

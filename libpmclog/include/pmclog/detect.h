@@ -27,6 +27,9 @@ struct Detection {
   std::vector<std::string> evidence;
   bool width_assumed = false;       // no bytes settled the address width
   bool generation_assumed = false;  // L2 vs L3 could not be told apart, and similar
+  // Fewer than 4 bytes: no header word, so no log (every log starts with INITIALIZE). The
+  // ABI is a placeholder then, for readers that go on to report the empty input.
+  bool empty = false;
 };
 
 // Examines a prefix of the log (the more, the better the width evidence; a few MiB is plenty).

@@ -6,8 +6,8 @@ packages=(
   build-essential cmake pkg-config g++-12 clang-14 libclang-rt-14-dev
   libboost-dev libboost-program-options-dev
   libgtest-dev libgmock-dev
-  libfmt-dev zlib1g-dev libzstd-dev nlohmann-json3-dev
-  python3 jq gzip zstd valgrind
+  libfmt-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev nlohmann-json3-dev
+  python3 jq gzip zstd xz-utils bzip2 valgrind
 )
 missing=()
 for p in "${packages[@]}"; do

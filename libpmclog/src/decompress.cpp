@@ -1,118 +1,71 @@
-// Transparent gzip and zstd input, through the Debian zlib and libzstd libraries.
-#include <zlib.h>
-#include <zstd.h>
+// Transparent compressed input: the loop the codecs share (decompress_stream.h) and the choice
+// of codec. Each codec is a Debian library: zlib, libzstd, liblzma, libbz2.
+#include "decompress_stream.h"
 
-#include <cstring>
-#include <vector>
-
-#include "pmclog/open.h"
+#include <algorithm>
 
 namespace pmclog {
 
-namespace {
+namespace detail {
 
-constexpr size_t kChunk = 1u << 17;
+DecompressStream::DecompressStream(std::unique_ptr<ByteSource> src, const char* name, size_t chunk)
+    : src_(std::move(src)), name_(name), in_(chunk) {}
 
-Error decompress_error(const std::string& what) {
-  Error e;
-  e.code = Errc::io;
-  e.message = what;
-  return e;
+void DecompressStream::fail(const std::string& why) {
+  if (error_) return;
+  error_ = std::make_unique<Error>();
+  error_->code = Errc::io;
+  error_->offset = total_;
+  error_->message = std::string(name_) + ": " + why + " (at decompressed offset " +
+                    std::to_string(total_) + ")";
 }
 
-class GzipSource final : public ByteSource {
- public:
-  explicit GzipSource(std::unique_ptr<ByteSource> src) : src_(std::move(src)), in_(kChunk) {
-    std::memset(&z_, 0, sizeof z_);
-    ok_ = inflateInit2(&z_, 15 + 32) == Z_OK;  // +32: accept gzip and zlib headers
-  }
-  ~GzipSource() override { inflateEnd(&z_); }
-
-  Result<size_t> read(uint8_t* buf, size_t n) override {
-    if (!ok_) return decompress_error("gzip: cannot initialise zlib");
-    z_.next_out = buf;
-    z_.avail_out = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
-    while (z_.avail_out == n && !done_) {
-      if (z_.avail_in == 0) {
-        auto got = src_->read(in_.data(), in_.size());
-        if (!got.ok()) return got.error();
-        if (got.value() == 0) {
-          if (in_member_) return decompress_error("gzip: compressed data ends early");
-          done_ = true;
-          break;
-        }
-        z_.next_in = in_.data();
-        z_.avail_in = static_cast<uInt>(got.value());
-      }
-      in_member_ = true;
-      const int rc = inflate(&z_, Z_NO_FLUSH);
-      if (rc == Z_STREAM_END) {
-        in_member_ = false;  // concatenated members (gzip -c a >> b) continue
-        inflateReset(&z_);
-      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        return decompress_error(std::string("gzip: ") + (z_.msg ? z_.msg : "corrupt data"));
-      }
+Result<size_t> DecompressStream::read(uint8_t* buf, size_t n) {
+  size_t out = 0;
+  while (out == 0 && n > 0 && !done_ && !error_) {
+    if (in_pos_ == in_len_ && !eof_) {
+      auto got = src_->read(in_.data(), in_.size());
+      if (!got.ok()) return got.error();  // the file, not the compressed data, failed
+      in_pos_ = 0;
+      in_len_ = got.value();
+      eof_ = in_len_ == 0;
     }
-    return n - z_.avail_out;
-  }
-
- private:
-  std::unique_ptr<ByteSource> src_;
-  std::vector<uint8_t> in_;
-  z_stream z_;
-  bool ok_ = false, done_ = false, in_member_ = false;
-};
-
-class ZstdSource final : public ByteSource {
- public:
-  explicit ZstdSource(std::unique_ptr<ByteSource> src)
-      : src_(std::move(src)), in_(ZSTD_DStreamInSize()), ds_(ZSTD_createDStream()) {
-    ZSTD_initDStream(ds_);
-  }
-  ~ZstdSource() override { ZSTD_freeDStream(ds_); }
-
-  Result<size_t> read(uint8_t* buf, size_t n) override {
-    ZSTD_outBuffer out{buf, n, 0};
-    while (out.pos == 0 && !done_) {
-      if (inb_.pos == inb_.size) {
-        auto got = src_->read(in_.data(), in_.size());
-        if (!got.ok()) return got.error();
-        if (got.value() == 0) {
-          if (pending_) return decompress_error("zstd: compressed data ends early");
-          done_ = true;
-          break;
-        }
-        inb_ = ZSTD_inBuffer{in_.data(), got.value(), 0};
-      }
-      const size_t rc = ZSTD_decompressStream(ds_, &out, &inb_);
-      if (ZSTD_isError(rc)) return decompress_error(std::string("zstd: ") + ZSTD_getErrorName(rc));
-      pending_ = rc != 0;
+    const size_t in_n = in_len_ - in_pos_;
+    const bool finish = eof_ && in_n == 0;
+    if (finish && !in_member_) {
+      done_ = true;  // the input ends between members, as it should
+      break;
     }
-    return out.pos;
+    in_member_ = true;
+    Step s = step(in_.data() + in_pos_, in_n, buf + out, n - out, finish);
+    in_pos_ += s.used;
+    out += s.made;
+    total_ += s.made;
+    if (s.state == State::error) {
+      fail(s.why);
+    } else if (s.state == State::end) {
+      in_member_ = false;
+      std::string why;
+      if (!restart(why)) fail(why);
+    } else if (s.used == 0 && s.made == 0) {
+      if (finish) fail("the compressed data ends early");
+      else if (in_n > 0) fail("the decoder makes no progress");  // never loop for ever
+    }
   }
-
- private:
-  std::unique_ptr<ByteSource> src_;
-  std::vector<uint8_t> in_;
-  ZSTD_DStream* ds_;
-  ZSTD_inBuffer inb_{nullptr, 0, 0};
-  bool done_ = false, pending_ = false;
-};
-
-}  // namespace
-
-Compression sniff_compression(std::span<const uint8_t> b) {
-  if (b.size() >= 2 && b[0] == 0x1F && b[1] == 0x8B) return Compression::gzip;
-  if (b.size() >= 4 && b[0] == 0x28 && b[1] == 0xB5 && b[2] == 0x2F && b[3] == 0xFD)
-    return Compression::zstd;
-  return Compression::none;
+  if (out > 0) return out;  // an error waits for the next call: deliver what came before it
+  if (error_) return *error_;
+  return size_t{0};
 }
+
+}  // namespace detail
 
 std::unique_ptr<ByteSource> decompressing_source(std::unique_ptr<ByteSource> src,
                                                  Compression c) {
   switch (c) {
-    case Compression::gzip: return std::make_unique<GzipSource>(std::move(src));
-    case Compression::zstd: return std::make_unique<ZstdSource>(std::move(src));
+    case Compression::gzip: return detail::gzip_source(std::move(src));
+    case Compression::zstd: return detail::zstd_source(std::move(src));
+    case Compression::xz: return detail::xz_source(std::move(src));
+    case Compression::bzip2: return detail::bzip2_source(std::move(src));
     case Compression::none: break;
   }
   return nullptr;

@@ -21,6 +21,14 @@ Error io_error(const std::string& name, const std::string& what) {
   return e;
 }
 
+// bad_abi, as for any other bytes that are no log: validate reports it as not-a-log.
+Error not_a_log(const std::string& name, const std::string& what) {
+  Error e;
+  e.code = Errc::bad_abi;
+  e.message = name + ": this is " + what + ", not a pmclog log";
+  return e;
+}
+
 // Gives back the bytes read to sniff the compression, then the rest of the source.
 class PrefixedSource final : public ByteSource {
  public:
@@ -65,8 +73,8 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
   if (::fstat(fd, &st) != 0) return io_error(name, std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return io_error(name, "is a directory");
 
-  // Sniff the first bytes for gzip/zstd magic.
-  std::vector<uint8_t> head(4);
+  // Sniff the first bytes for a compression's or an archive's magic.
+  std::vector<uint8_t> head(kSniffBytes);
   size_t got = 0;
   auto raw = fd_source(fd);
   while (got < head.size()) {
@@ -77,6 +85,8 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
   }
   head.resize(got);
   log.compression = sniff_compression(head);
+  if (log.compression == Compression::none)
+    if (auto what = foreign_format(head)) return not_a_log(name, *what);
 
   if (S_ISREG(st.st_mode) && log.compression == Compression::none) {
     auto mapped = MappedFile::map_fd(fd, name);  // also for "-" redirected from a file
@@ -101,7 +111,21 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
   if (log.compression != Compression::none)
     src = decompressing_source(std::move(src), log.compression);
   log.reader = std::make_unique<LogReader>(LogReader::stream(std::move(src), Abi{}));
-  auto det = detect_abi(log.reader->peek(kDetectBytes), hint);
+  const auto first = log.reader->peek(kDetectBytes);
+  if (log.compression != Compression::none)  // a .tar.gz is a tar archive first
+    if (auto what = foreign_format(first))
+      return not_a_log(name, *what + " (" + compression_name(log.compression) + "-compressed)");
+  if (first.empty()) {
+    // Nothing decoded: a stream damaged at its start (or a zstd window above the cap) is
+    // this call's error, not an empty log with an assumed ABI.
+    Record r;
+    Error e;
+    if (log.reader->next(r, e) == Step::error) {
+      e.message = name + ": " + e.message;
+      return e;
+    }
+  }
+  auto det = detect_abi(first, hint);
   if (!det.ok()) {
     Error e = det.error();
     e.message = name + ": " + e.message;

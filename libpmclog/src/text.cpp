@@ -46,22 +46,49 @@ void append_hex_escape(std::string& out, uint8_t c, const char* prefix) {
   out += kHex[c & 15];
 }
 
-}  // namespace
+// The code point of the valid n-byte sequence at s[i].
+uint32_t code_point(std::string_view s, size_t i, size_t n) {
+  static constexpr uint8_t kLeadMask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  uint32_t cp = static_cast<uint8_t>(s[i]) & kLeadMask[n];
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<uint8_t>(s[i + k]) & 0x3F);
+  return cp;
+}
 
-void append_escaped(std::string& out, std::string_view s) {
+// Unicode bidirectional controls: the marks (ALM, LRM, RLM), the embeddings and overrides
+// (LRE RLE PDF LRO RLO) and the isolates (LRI RLI FSI PDI). They reorder what follows on
+// the line, so a name can make a message read differently from its bytes ("Trojan Source").
+bool is_bidi_control(uint32_t cp) {
+  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
+void append_u_escape(std::string& out, uint32_t cp) {
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 15];
+}
+
+// Escapes for a terminal. `quote` also escapes '"' and '\\' (log strings, file names), so
+// that the escaped text reads back unambiguously; without it, text that went through here
+// once passes a second time unchanged.
+void append_terminal_text(std::string& out, std::string_view s, bool quote) {
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<uint8_t>(s[i]);
     if (c >= 0x20 && c < 0x7F) {
-      if (c == '"' || c == '\\') out += '\\';
+      if (quote && (c == '"' || c == '\\')) out += '\\';
       out += static_cast<char>(c);
       ++i;
       continue;
     }
     if (c >= 0x80) {
       const size_t n = utf8_sequence(s, i);
+      const uint32_t cp = n > 0 ? code_point(s, i, n) : 0;
+      if (n > 0 && is_bidi_control(cp)) {
+        append_u_escape(out, cp);
+        i += n;
+        continue;
+      }
       // C1 controls (U+0080..U+009F) act as escape sequences on some terminals.
-      const bool c1 = n == 2 && c == 0xC2 && static_cast<uint8_t>(s[i + 1]) < 0xA0;
-      if (n > 0 && !c1) {
+      if (n > 0 && !(cp >= 0x80 && cp < 0xA0)) {
         out.append(s.substr(i, n));
         i += n;
         continue;
@@ -81,9 +108,31 @@ void append_escaped(std::string& out, std::string_view s) {
   }
 }
 
+}  // namespace
+
+void append_escaped(std::string& out, std::string_view s) { append_terminal_text(out, s, true); }
+
 std::string escaped(std::string_view s) {
   std::string r;
   append_escaped(r, s);
+  return r;
+}
+
+std::string display_path(std::string_view path) { return escaped(path); }
+
+std::string terminal_safe(std::string_view message) {
+  std::string r;
+  append_terminal_text(r, message, false);
+  return r;
+}
+
+std::string path_message(std::string_view message, std::string_view path, std::string_view shown) {
+  std::string r(shown);
+  r += ": ";
+  if (message.size() > path.size() + 1 && message.substr(0, path.size()) == path &&
+      message.substr(path.size(), 2) == ": ")
+    message.remove_prefix(path.size() + 2);
+  append_terminal_text(r, message, false);
   return r;
 }
 
@@ -107,7 +156,13 @@ void append_json_string(std::string& out, std::string_view s) {
       ++i;
     } else {
       const size_t n = utf8_sequence(s, i);
-      if (n > 0) {
+      const uint32_t cp = n > 0 ? code_point(s, i, n) : 0;
+      if (n > 0 && (is_bidi_control(cp) || (cp >= 0x80 && cp < 0xA0))) {
+        // Valid JSON either way; escaped, the document is also safe to print (C1 controls
+        // and bidi controls act on terminals), and parsers read back the same string.
+        append_u_escape(out, cp);
+        i += n;
+      } else if (n > 0) {
         out.append(s.substr(i, n));
         i += n;
       } else {

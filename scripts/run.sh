@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 bundled=fixtures/golden/seed-lp64-le.pmclog
 echo "run.sh: installing packages if needed and building pmclog-dump (the first run takes a few minutes)..." >&2
 bash scripts/setup.sh >/dev/null
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPMCLOG_BUILD_TESTS=OFF -DPMCLOG_BUILD_BENCH=OFF >/dev/null
-cmake --build build -j"$(nproc)" --target pmclog-dump >/dev/null
-dump=build/bin/pmclog-dump
+# Its own build folder, so that the tests-off configuration never lands in a developer's build/.
+cmake -S . -B build-run -DCMAKE_BUILD_TYPE=Release -DPMCLOG_BUILD_TESTS=OFF -DPMCLOG_BUILD_BENCH=OFF >/dev/null
+cmake --build build-run -j"$(nproc)" --target pmclog-dump >/dev/null
+dump=build-run/bin/pmclog-dump
 
 if (($# == 0)); then
   echo "== $bundled: written by FreeBSD's own writer code; what was detected, and why"

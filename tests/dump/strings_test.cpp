@@ -110,3 +110,34 @@ TEST(Strings, ValidUtf8BackslashesAndC1Controls) {
   EXPECT_EQ(rec.at("path").get<std::string>(), path);
   EXPECT_FALSE(rec.contains("path_hex"));
 }
+
+// Unicode bidirectional controls (RLO, LRI, PDI, RLM, ALM) reorder the rest of a terminal
+// line ("Trojan Source"): text and pmcstat output show them as \uXXXX; JSON keeps the same
+// string (as \u escapes), with no _hex form since it is valid UTF-8.
+TEST(Strings, BidiControlsEscaped) {
+  const std::string path = "/lib/\xe2\x80\xaelibc\xe2\x81\xa6x\xe2\x81\xa9\xe2\x80\x8f\xd8\x9c.so";
+  const std::string shown = "/lib/\\u202elibc\\u2066x\\u2069\\u200f\\u061c.so";
+  LogBuilder b(pmclog::Abi::make(pmclog::Generation::L3, 8, pmclog::ByteOrder::little));
+  { auto& v = b.add(Kind::initialize); v[Field::version] = 0x03010000; v[Field::arch] = 0x91; }
+  { auto& v = b.add(Kind::map_in); v[Field::pid] = 7; v[Field::start] = 0x400000; v.text = path; }
+  const std::string log = temp_dir() + "/bidi.pmclog";
+  write_file(log, b.finish());
+
+  for (const char* format : {"--format=text", "--format=pmcstat", "--format=jsonl"}) {
+    const ToolRun t = run_dump({format, log});
+    ASSERT_EQ(t.status, 0) << t.err;
+    for (const char* raw :
+         {"\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xe2\x80\x8f", "\xd8\x9c"})
+      EXPECT_EQ(t.out.find(raw), std::string::npos) << format << ": raw bidi control";
+    if (std::string(format) != "--format=jsonl") {
+      EXPECT_NE(t.out.find("\"" + shown + "\""), std::string::npos) << format << t.out;
+      continue;
+    }
+    const auto ls = lines(t.out);
+    ASSERT_EQ(ls.size(), 2u);
+    nlohmann::json rec;
+    ASSERT_NO_THROW(rec = nlohmann::json::parse(ls[1])) << ls[1];
+    EXPECT_EQ(rec.at("path").get<std::string>(), path);
+    EXPECT_FALSE(rec.contains("path_hex"));
+  }
+}

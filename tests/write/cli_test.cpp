@@ -189,5 +189,20 @@ TEST(Cli, ProgressOnlyOnATerminal) {
   EXPECT_EQ(off.out.find("records"), std::string::npos) << "--quiet: " << off.out;
 }
 
+// An input with no JSON line is no log: exit 1 with the reason, and no output file, whether
+// it is an empty file, blank lines or an empty pipe.
+TEST(Cli, EmptyInputIsAnErrorAndWritesNothing) {
+  ScratchDir d;
+  spit(d / "empty.jsonl", "");
+  spit(d / "blank.jsonl", "\n  \n");
+  for (const std::string& in : {q(d / "empty.jsonl"), q(d / "blank.jsonl"), std::string("- < /dev/null")}) {
+    SCOPED_TRACE(in);
+    const Outcome r = run(write_bin() + " " + in + " -o " + q(d / "out.pmclog"), d);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("empty input: no INITIALIZE record"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(d / "out.pmclog"));
+  }
+}
+
 }  // namespace
 }  // namespace pmclog::write_test

@@ -28,11 +28,15 @@ namespace {
 using pmclog::Field;
 using pmclog::Kind;
 
+// Printed as is, quotes and backslashes too (as pmcstat does), when there is nothing a
+// terminal would act on: no control character, no invalid UTF-8, no C1 or bidi control.
 bool plain(std::string_view s) {
+  bool ascii = true;
   for (unsigned char c : s) {
     if (c < 0x20 || c == 0x7F) return false;
+    ascii = ascii && c < 0x80;
   }
-  return pmclog::is_valid_utf8(s);
+  return ascii || pmclog::terminal_safe(s) == s;  // non-ASCII text is rare in logs
 }
 
 void append_str(std::string& b, std::string_view s) {
@@ -226,7 +230,7 @@ class PmcstatFormatter : public Formatter {
     std::cerr << fmt::format(
         "pmclog-dump: {}: note: event code 0x{:x} (cputype 0x{:x}) is not in pmclog-dump's "
         "event table; printed as EVENT_0x{:x} (libpmc would name it or stop with an error)\n",
-        st.file, ev, st.cputype, ev);
+        pmclog::display_path(st.file), ev, st.cputype, ev);
   }
 
   bool reported_ = false;

@@ -12,7 +12,7 @@
 namespace dump {
 
 struct LogState {
-  std::string file;  // name as given
+  std::string file;  // name as given, "(stdin)" for "-"; untrusted: display_path() for text
   pmclog::Abi abi;
   bool have_init = false;
   uint32_t version = 0;

@@ -11,6 +11,7 @@
 #include "open_input.h"
 #include "select.h"
 #include "stats.h"
+#include "pmclog/text.h"
 
 namespace dump {
 
@@ -19,22 +20,17 @@ namespace {
 constexpr int kExitData = 1;
 constexpr int kExitUsageOrIo = 2;
 
-const char* compression_name(pmclog::Compression c) {
-  switch (c) {
-    case pmclog::Compression::gzip: return "gzip";
-    case pmclog::Compression::zstd: return "zstd";
-    default: return "none";
-  }
-}
-
 // Every kernel log starts with INITIALIZE (FORMAT.md §1.3): an empty file is no log.
 constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
 
-std::string display_name(const std::string& name) { return name == "-" ? "(stdin)" : name; }
+// The file as messages and text output show it: escaped (a name is untrusted text).
+std::string display_name(const std::string& name) {
+  return name == "-" ? "(stdin)" : pmclog::display_path(name);
+}
 
 void show_abi(const Input& in, Output& out) {
   out.buf += display_name(in.name) + ": " + pmclog::describe(in.detection.abi);
-  out.buf += std::string(" (compression: ") + compression_name(in.compression) + ")\n";
+  out.buf += std::string(" (compression: ") + pmclog::compression_name(in.compression) + ")\n";
   for (const auto& e : in.detection.evidence) out.buf += "  " + e + "\n";
   if (in.detection.width_assumed)
     out.buf += "  note: no bytes settled the address width; use --address-width if it is wrong\n";
@@ -59,8 +55,8 @@ class Driver {
       const auto& e = opened.error();
       out_.flush();
       // the message starts with the name as given; standard input is called (stdin)
-      std::cerr << "pmclog-dump: "
-                << (name == "-" ? display_name(name) + e.message.substr(1) : e.message) << "\n";
+      std::cerr << "pmclog-dump: " << pmclog::path_message(e.message, name, display_name(name))
+                << "\n";
       return e.code == pmclog::Errc::io ? kExitUsageOrIo : kExitData;
     }
     Input& in = opened.value();
@@ -73,7 +69,7 @@ class Driver {
       return 0;
     }
     LogState st;
-    st.file = display_name(name);
+    st.file = name == "-" ? "(stdin)" : name;
     st.abi = in.get().abi();
     return o_.stats ? loop(in.get(), st, nullptr) : loop(in.get(), st, fmt_.get());
   }
@@ -81,7 +77,7 @@ class Driver {
  private:
   void report(const std::string& line) {
     out_.flush();  // keep stdout before stderr when both go to one terminal or file
-    std::cerr << "pmclog-dump: " << line << "\n";
+    std::cerr << "pmclog-dump: " << pmclog::terminal_safe(line) << "\n";
   }
 
   int loop(pmclog::LogReader& reader, LogState& st, Formatter* fmt) {
@@ -92,6 +88,7 @@ class Driver {
     pmclog::Record r;
     pmclog::Error e;
     const bool pmcstat = o_.format == Format::pmcstat && !o_.stats;
+    const std::string file = pmclog::display_path(st.file);
     bool empty = false;  // the input ended at offset 0
     for (;;) {
       if (o_.select.head && shown >= *o_.select.head) break;
@@ -106,14 +103,14 @@ class Driver {
         status = kExitData;
         if (fmt) fmt->data_error(e, st, out_);
         else stats.error(e);
-        report(st.file + ": " + e.message);
+        report(file + ": " + e.message);
         if (!o_.keep_going) break;
         const uint64_t before = reader.offset();
         pmclog::SkippedRange range;
         if (reader.skip()) range = {e.offset, reader.offset()};
         else range = reader.resync();
         if (!fmt) stats.skipped(range);
-        report(st.file + ": skipped bytes " + std::to_string(range.from) + ".." +
+        report(file + ": skipped bytes " + std::to_string(range.from) + ".." +
                std::to_string(range.to) + " (" + std::to_string(range.to - range.from) +
                " bytes), going on at offset " + std::to_string(range.to));
         if (reader.offset() == before && range.to == range.from) break;  // no progress
@@ -128,9 +125,9 @@ class Driver {
       if (fmt) fmt->record(r, st, out_);
       else stats.add(r, st);
     }
-    if (empty) {
-      status = kExitData;
-      report(st.file + ": " + kEmptyInput);
+    if (empty) {  // no summary either: its ABI line would be invented
+      report(file + ": " + kEmptyInput);
+      return kExitData;
     }
     if (fmt) fmt->end(st, out_);
     else if (o_.stats_json) stats.print_json(st, out_);

@@ -86,9 +86,10 @@ pmclog::Result<Input> open_input(const std::string& name, const pmclog::AbiHint&
     got += static_cast<size_t>(n);
   }
   head.resize(got);
-  if (pmclog::sniff_compression(head) != pmclog::Compression::none) {
+  if (pmclog::sniff_compression(head) != pmclog::Compression::none ||
+      pmclog::foreign_format(head)) {
     ::close(fd);
-    return via_library(name, hint);  // decompressed streams are bounded already
+    return via_library(name, hint);  // decompressed streams are bounded; foreign input named
   }
   auto det = pmclog::detect_abi(head, hint);
   if (!det.ok()) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "pmclog/abi.h"
+#include "pmclog/text.h"
 
 namespace po = boost::program_options;
 
@@ -209,9 +210,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     for (auto& p : o.select.pids) p = static_cast<int32_t>(static_cast<uint32_t>(p));
     return o;
   } catch (const UsageError& e) {
-    std::cerr << "pmclog-dump: " << e.what << "\n" << kUsage << "Try 'pmclog-dump --help'.\n";
+    // option values are echoed: untrusted text like file names
+    std::cerr << "pmclog-dump: " << pmclog::terminal_safe(e.what) << "\n" << kUsage << "Try 'pmclog-dump --help'.\n";
   } catch (const po::error& e) {
-    std::cerr << "pmclog-dump: " << e.what() << "\n" << kUsage << "Try 'pmclog-dump --help'.\n";
+    std::cerr << "pmclog-dump: " << pmclog::terminal_safe(e.what()) << "\n" << kUsage << "Try 'pmclog-dump --help'.\n";
   }
   exit_code = 2;
   return std::nullopt;

@@ -332,7 +332,7 @@ std::string event_label(const Event& e) {
 void Stats::print_text(const LogState& st, Output& out) {
   std::string& b = out.buf;
   auto it = std::back_inserter(b);
-  fmt::format_to(it, "file: {}\nabi: {}\nrecords: {} ({} bytes)\n", st.file,
+  fmt::format_to(it, "file: {}\nabi: {}\nrecords: {} ({} bytes)\n", pmclog::display_path(st.file),
                  pmclog::describe(st.abi), records_, bytes_);
   for (const auto& [k, c] : kinds_)
     fmt::format_to(it, "  {:<15} {:>10} records {:>12} bytes\n", pmclog::kind_name(k), c.records, c.bytes);

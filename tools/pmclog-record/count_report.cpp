@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "pmclog/text.h"
+
 namespace record {
 
 namespace {
@@ -76,7 +78,8 @@ std::string count_report(const std::vector<EventSpec>& events, const CountTotals
   }
   out += head + "\n";
   for (const auto& p : procs) {
-    std::snprintf(line, sizeof line, "%8u  %-15.15s", p.pid, p.name.c_str());
+    // a command name is whatever the process chose (prctl PR_SET_NAME): escaped
+    std::snprintf(line, sizeof line, "%8u  %-15.15s", p.pid, pmclog::escaped(p.name).c_str());
     out += line;
     for (size_t i = 0; i < events.size(); ++i) {
       const std::string n = number(events[i], i < p.values.size() ? p.values[i] : 0);

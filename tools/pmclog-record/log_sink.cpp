@@ -1,11 +1,6 @@
 #include "log_sink.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 
 #include "pmclog/encode.h"
@@ -28,17 +23,9 @@ LogSink::LogSink(const pmclog::Abi& abi, std::string final_path)
                static_cast<int64_t>(clock_ns(CLOCK_MONOTONIC));
 }
 
-LogSink::~LogSink() {
-  if (fd_ >= 0) close(fd_);
-  if (!committed_ && !temp_path_.empty()) unlink(temp_path_.c_str());
-}
-
 bool LogSink::open(std::string& err) {
-  temp_path_ = final_path_ + ".tmp." + std::to_string(getpid());
-  fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) {
-    err = "cannot create '" + temp_path_ + "': " + std::strerror(errno);
-    temp_path_.clear();
+  if (const pmclog::tools::OutputError e = out_.open(final_path_)) {
+    err = e.message;
     return false;
   }
   buf_.reserve(1 << 20);
@@ -64,43 +51,21 @@ void LogSink::emit(pmclog::RecordValue& r, uint64_t mono_ns) {
   }
   ++records_;
   bytes_ += *n;
-  if (buf_.size() >= (1u << 20) - 65536) {
-    std::string e;
-    flush(e);
-  }
+  if (buf_.size() >= (1u << 20) - 65536) flush();
 }
 
-bool LogSink::flush(std::string& err) {
-  size_t off = 0;
-  while (off < buf_.size() && !write_failed_) {
-    ssize_t w = write(fd_, buf_.data() + off, buf_.size() - off);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      write_failed_ = true;
-      write_error_ = "cannot write '" + temp_path_ + "': " + std::strerror(errno);
-      break;
-    }
-    off += static_cast<size_t>(w);
-  }
+// The first write error sticks in the output; commit() reports it.
+void LogSink::flush() {
+  (void)out_.write(buf_.data(), buf_.size());
   buf_.clear();
-  if (write_failed_) err = write_error_;
-  return !write_failed_;
 }
 
 bool LogSink::commit(std::string& err) {
-  if (!flush(err)) return false;
-  if (fsync(fd_) != 0 && errno != EINVAL) {
-    err = "cannot sync '" + temp_path_ + "': " + std::strerror(errno);
-    return false;
-  }
-  close(fd_);
-  fd_ = -1;
-  if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
-    err = "cannot rename '" + temp_path_ + "' to '" + final_path_ + "': " + std::strerror(errno);
-    return false;
-  }
-  committed_ = true;
-  return true;
+  flush();
+  const pmclog::tools::OutputError e = out_.commit();
+  if (e.kind == pmclog::tools::OutputError::Kind::closed_pipe) return true;
+  if (e) err = e.message;
+  return !e;
 }
 
 }  // namespace record

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "events_table.h"
+#include "pmclog/text.h"
 
 namespace po = boost::program_options;
 
@@ -101,7 +102,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     po::store(po::command_line_parser(split, argv).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::fprintf(stderr, "pmclog-record: %s\n%s(see --help)\n", e.what(), kUsage);
+    // option values are echoed: untrusted text like file names
+    std::fprintf(stderr, "pmclog-record: %s\n%s(see --help)\n",
+                 pmclog::terminal_safe(e.what()).c_str(), kUsage);
     exit_code = 2;
     return std::nullopt;
   }
@@ -116,7 +119,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     return std::nullopt;
   }
   auto fail = [&](const std::string& m) {
-    std::fprintf(stderr, "pmclog-record: %s\n", m.c_str());
+    std::fprintf(stderr, "pmclog-record: %s\n", pmclog::terminal_safe(m).c_str());
     exit_code = 2;
     return std::nullopt;
   };

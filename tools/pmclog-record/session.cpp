@@ -22,6 +22,7 @@
 #include "perf_open.h"
 #include "pmc_ids.h"
 #include "pmclog/names.h"
+#include "pmclog/text.h"
 #include "proc_info.h"
 #include "record_conversion.h"
 #include "signals.h"
@@ -182,7 +183,7 @@ int run_record(const Options& opt) {
         known += e.name;
       }
       std::fprintf(stderr, "pmclog-record: unknown event '%s'; known events:%s rXXXX "
-                   "(see --list-events)\n", name.c_str(), known.c_str());
+                   "(see --list-events)\n", pmclog::escaped(name).c_str(), known.c_str());
       return 2;
     }
     events.push_back(EventChoice{name, *spec, false});
@@ -195,7 +196,7 @@ int run_record(const Options& opt) {
     auto p = resolve_command(opt.command[0], why);
     if (!p) {
       std::fprintf(stderr, "pmclog-record: cannot run '%s': %s; nothing was recorded\n",
-                   opt.command[0].c_str(), why.c_str());
+                   pmclog::display_path(opt.command[0]).c_str(), why.c_str());
       // As a shell does: 127 when there is no such program, 126 when it cannot be run.
       struct stat st;
       const bool exists = opt.command[0].find('/') != std::string::npos &&
@@ -251,7 +252,8 @@ int run_record(const Options& opt) {
   {
     std::string err;
     if (!open_events(events, s, targets, ncpu, opened, err)) {
-      std::fprintf(stderr, "pmclog-record: %s; nothing was recorded\n", err.c_str());
+      std::fprintf(stderr, "pmclog-record: %s; nothing was recorded\n",
+                   pmclog::terminal_safe(err).c_str());
       launcher.abort();
       return 1;
     }
@@ -265,15 +267,16 @@ int run_record(const Options& opt) {
     if (stat(out_path.c_str(), &st) == 0) {
       std::string old = out_path + ".old";
       if (std::rename(out_path.c_str(), old.c_str()) == 0 && !opt.quiet)
-        std::fprintf(stderr, "pmclog-record: kept the previous %s as %s\n", out_path.c_str(),
-                     old.c_str());
+        std::fprintf(stderr, "pmclog-record: kept the previous %s as %s\n",
+                     pmclog::display_path(out_path).c_str(), pmclog::display_path(old).c_str());
     }
   }
   LogSink sink(abi, out_path);
   {
     std::string err;
     if (!sink.open(err)) {
-      std::fprintf(stderr, "pmclog-record: %s\n", err.c_str());
+      // the sink's messages name the output path
+      std::fprintf(stderr, "pmclog-record: %s\n", pmclog::terminal_safe(err).c_str());
       launcher.abort();
       return 1;
     }
@@ -395,7 +398,7 @@ int run_record(const Options& opt) {
     std::string err;
     if (!launcher.go(err)) {
       std::fprintf(stderr, "pmclog-record: %s: %s; nothing was recorded\n", err.c_str(),
-                   cmd_path.c_str());
+                   pmclog::display_path(cmd_path).c_str());
       int st;
       waitpid(child, &st, 0);
       return 126;
@@ -497,7 +500,8 @@ int run_record(const Options& opt) {
   }
   std::string err;
   if (!sink.commit(err)) {
-    std::fprintf(stderr, "pmclog-record: %s; no log was written\n", err.c_str());
+    std::fprintf(stderr, "pmclog-record: %s; no log was written\n",
+                 pmclog::terminal_safe(err).c_str());
     return 1;
   }
   if (command_mode) exit_code = status_to_exit(child_status);
@@ -511,7 +515,7 @@ int run_record(const Options& opt) {
     }
     std::fprintf(stderr,
                  "pmclog-record: wrote %s (%s): %llu records, %llu bytes, %llu samples of %s",
-                 out_path.c_str(), std::string(pmclog::describe(abi)).c_str(),
+                 pmclog::display_path(out_path).c_str(), std::string(pmclog::describe(abi)).c_str(),
                  static_cast<unsigned long long>(sink.records()),
                  static_cast<unsigned long long>(sink.bytes()),
                  static_cast<unsigned long long>(st.samples), evnames.c_str());

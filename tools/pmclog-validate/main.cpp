@@ -4,19 +4,21 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "atomic_file.h"
 #include "config.h"
+#include "output_file.h"
 #include "pmclog/abi.h"
 #include "pmclog/detect.h"
+#include "pmclog/text.h"
 #include "report.h"
 #include "rules.h"
+#include "same_file.h"
 #include "scan.h"
+#include "temp_cleanup.h"
 
 namespace po = boost::program_options;
 using namespace pmclog;
@@ -121,9 +123,16 @@ AbiHint make_hint(const po::variables_map& vm) {
   return hint;
 }
 
-void write_stdout(const std::string& s) {
-  std::fwrite(s.data(), 1, s.size(), stdout);
-  std::fflush(stdout);
+// Standard output through the shared output component, so that a write error is seen (a full
+// disk, /dev/full). The reader going away (a closed pipe) is not a failure: `status` stands.
+int write_stdout(const std::string& s, int status) {
+  const tools::OutputError e = tools::write_whole_file("-", s);
+  if (e.kind == tools::OutputError::Kind::closed_pipe) return status;
+  if (e) {
+    std::cerr << "pmclog-validate: " << terminal_safe(e.message) << '\n';
+    return kExitUsage;
+  }
+  return status;
 }
 
 int run(int argc, char** argv) {
@@ -137,7 +146,8 @@ int run(int argc, char** argv) {
     ("format,f", po::value<std::string>()->default_value("text"),
      "text | json | github | junit")
     ("output,o", po::value<std::string>(),
-     "write the report to this file (written to a temporary name, then renamed)")
+     "write the report to this file (a regular file is written to a temporary name, then "
+     "renamed; a device or FIFO is written through; one of the logs is refused)")
     ("disable", po::value<std::vector<std::string>>()->composing(),
      "turn off rules: ids, categories (framing, types, contents, structure) or 'all'; "
      "repeatable, comma-separated; wins over --enable")
@@ -185,10 +195,18 @@ int run(int argc, char** argv) {
     } else {
       write_rules_text(out);
     }
-    write_stdout(out);
-    return 0;
+    return write_stdout(out, 0);
   }
   if (!vm.count("file")) throw UsageError{"no log file given (use '-' for standard input)"};
+  const auto files = vm["file"].as<std::vector<std::string>>();
+  tools::OutputOptions out_opt;
+  out_opt.inputs = files;
+  // "-o x.pmclog x.pmclog" would replace the log with its report: refused before any work.
+  const std::string out_path = vm.count("output") ? vm["output"].as<std::string>() : "-";
+  if (const tools::OutputError e = tools::refuse_same_file(out_path, files)) {
+    std::cerr << "pmclog-validate: " << terminal_safe(e.message) << '\n';
+    return kExitUsage;
+  }
 
   std::optional<uint32_t> max_cpu;
   if (vm.count("max-cpu")) max_cpu = vm["max-cpu"].as<uint32_t>();
@@ -203,7 +221,7 @@ int run(int argc, char** argv) {
   const bool quiet = vm.count("quiet") > 0;
 
   std::vector<FileResult> results;
-  for (const std::string& name : vm["file"].as<std::vector<std::string>>()) {
+  for (const std::string& name : files) {
     results.push_back(validate_file(name, hint, cfg));
   }
   const RunSummary summary = summarize(results, strict);
@@ -221,20 +239,20 @@ int run(int argc, char** argv) {
 
   if (!quiet && format != "github" && format != "json") {
     for (const FileResult& f : results) {
-      if (f.io_error) std::cerr << "pmclog-validate: " << f.io_message << '\n';
+      if (f.io_error) std::cerr << "pmclog-validate: " << io_error_text(f) << '\n';
     }
   }
   if (vm.count("output")) {
-    const std::string path = vm["output"].as<std::string>();
-    std::string err;
-    if (!write_file_atomically(path, out, err)) {
-      if (!quiet) std::cerr << "pmclog-validate: " << err << '\n';
+    const tools::OutputError e = tools::write_whole_file(out_path, out, out_opt);
+    if (e && e.kind != tools::OutputError::Kind::closed_pipe) {
+      // Even with --quiet: a report that was asked for and not written is a failure to see.
+      std::cerr << "pmclog-validate: " << terminal_safe(e.message) << '\n';
       return kExitUsage;
     }
     // The report went to the file; keep the summary visible in the CI log.
-    if (!quiet) std::cout << summary_line(summary) << '\n';
+    if (!quiet) return write_stdout(summary_line(summary) + '\n', summary.exit_status);
   } else if (!quiet) {
-    write_stdout(out);
+    return write_stdout(out, summary.exit_status);
   }
   return summary.exit_status;
 }
@@ -242,14 +260,17 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tools::install_cleanup_signal_handlers();
   try {
     return run(argc, argv);
   } catch (const UsageError& e) {
-    std::cerr << "pmclog-validate: " << e.message << "\nTry 'pmclog-validate --help'.\n";
+    std::cerr << "pmclog-validate: " << terminal_safe(e.message)
+              << "\nTry 'pmclog-validate --help'.\n";
   } catch (const po::error& e) {
-    std::cerr << "pmclog-validate: " << e.what() << "\nTry 'pmclog-validate --help'.\n";
+    std::cerr << "pmclog-validate: " << terminal_safe(e.what())
+              << "\nTry 'pmclog-validate --help'.\n";
   } catch (const std::exception& e) {
-    std::cerr << "pmclog-validate: " << e.what() << '\n';
+    std::cerr << "pmclog-validate: " << terminal_safe(e.what()) << '\n';
   }
   return kExitUsage;
 }

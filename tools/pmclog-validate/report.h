@@ -1,5 +1,5 @@
 // Output formats of a validation run. Each writer appends to a string; main.cpp decides
-// whether it goes to standard output or (atomically) to --output.
+// whether it goes to standard output or to --output (tools/common/output_file.h).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,9 @@ bool file_failed(const FileResult& f, bool strict);
 // "FILE:0x12c0 (4800): error: MESSAGE [rule-id]" (report_text.cpp)
 std::string diagnostic_line(const std::string& file, const Diagnostic& d);
 std::string summary_line(const RunSummary& s);
+// An unreadable file's message for text, github and junit: the name escaped (display_path),
+// the rest terminal_safe (report_text.cpp). JSON takes io_message itself.
+std::string io_error_text(const FileResult& f);
 
 void write_text(std::string& out, const std::vector<FileResult>& files, const RunSummary& s);
 void write_json(std::string& out, const std::vector<FileResult>& files, const RunSummary& s);

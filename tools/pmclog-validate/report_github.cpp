@@ -41,10 +41,10 @@ std::string escape_property(std::string_view s) {
 
 void write_github(std::string& out, const std::vector<FileResult>& files, const RunSummary& s) {
   for (const FileResult& f : files) {
-    const std::string file = escape_property(escaped(f.name));
+    const std::string file = escape_property(display_path(f.name));
     if (f.io_error) {
       out += fmt::format("::error file={},title=pmclog-validate::{}\n", file,
-                         escape_data(escaped(f.io_message)));
+                         escape_data(io_error_text(f)));
     }
     for (const Diagnostic& d : f.diagnostics) {
       out += fmt::format("::{} file={},title={}::{}\n", severity_name(d.severity), file,

@@ -10,12 +10,19 @@ namespace pmclog::validate {
 
 namespace {
 
-// XML 1.0 text: the five entities escaped, and control characters (not allowed in XML 1.0
-// even as references) shown as \xNN. Input has already been through escaped() for untrusted
-// bytes, so this is a second safety net.
+// XML 1.0 text: the five entities escaped, and what XML 1.0 does not allow even as a
+// reference (control characters; the noncharacters U+FFFE and U+FFFF, valid UTF-8 that
+// escaped() keeps) shown as \xNN and \uFFFE. Untrusted text has already been through
+// display_path() or escaped(), so the control characters are a second safety net.
 std::string xml(std::string_view s) {
   std::string r;
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (const std::string_view u = s.substr(i, 3); u == "\xEF\xBF\xBE" || u == "\xEF\xBF\xBF") {
+      r += u == "\xEF\xBF\xBE" ? "\\ufffe" : "\\uffff";
+      i += 2;
+      continue;
+    }
     switch (c) {
       case '&': r += "&amp;"; break;
       case '<': r += "&lt;"; break;
@@ -55,7 +62,7 @@ void write_junit(std::string& out, const std::vector<FileResult>& files, const R
       "skipped=\"0\">\n",
       files.size(), failures, errors);
   for (const FileResult& f : files) {
-    const std::string name = xml(escaped(f.name));
+    const std::string name = xml(display_path(f.name));
     out += fmt::format("    <testcase classname=\"pmclog-validate\" name=\"{}\">\n", name);
     std::string lines;
     for (const Diagnostic& d : f.diagnostics) {
@@ -63,7 +70,7 @@ void write_junit(std::string& out, const std::vector<FileResult>& files, const R
       lines += '\n';
     }
     if (f.io_error) {
-      out += fmt::format("      <error message=\"{}\" type=\"io\"/>\n", xml(escaped(f.io_message)));
+      out += fmt::format("      <error message=\"{}\" type=\"io\"/>\n", xml(io_error_text(f)));
     } else if (file_failed(f, s.strict)) {
       out += fmt::format(
           "      <failure message=\"{} errors, {} warnings in {} records\" type=\"invalid-log\">"

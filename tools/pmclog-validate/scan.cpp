@@ -261,12 +261,12 @@ FileResult validate_file(const std::string& name, const AbiHint& hint, const Con
     const Error& e = opened.error();
     FileResult res;
     res.name = name;
+    std::string msg = e.message;  // without the path the library put in front
+    const std::string prefix = path + ": ";
+    if (msg.rfind(prefix, 0) == 0) msg.erase(0, prefix.size());
     if (e.code == Errc::bad_abi) {
       // Readable, but no generation or byte order fits: that is a finding, not an I/O error.
       res.errors = 1;
-      std::string msg = e.message;
-      const std::string prefix = name + ": ";
-      if (msg.rfind(prefix, 0) == 0) msg.erase(0, prefix.size());
       if (cfg.on(Rule::not_a_log)) {
         res.diagnostics.push_back(
             Diagnostic{0, 0, Rule::not_a_log, info(Rule::not_a_log).severity, msg, 0});
@@ -275,7 +275,7 @@ FileResult validate_file(const std::string& name, const AbiHint& hint, const Con
       }
     } else {
       res.io_error = true;
-      res.io_message = e.message;
+      res.io_message = name + ": " + msg;  // named as given, not as /dev/stdin
     }
     return res;
   }

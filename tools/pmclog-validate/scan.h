@@ -19,7 +19,7 @@ namespace pmclog::validate {
 struct FileResult {
   std::string name;
   bool io_error = false;  // could not open or read: exit status 2
-  std::string io_message;
+  std::string io_message;  // raw, as the library words it (may start with "NAME: ")
   std::optional<Abi> abi;  // set once the ABI is settled
   std::vector<std::string> abi_evidence;
   uint64_t records = 0;  // record positions checked (decoded or damaged)

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <deque>
 #include <string_view>
 
@@ -210,6 +211,9 @@ void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
     ahead.emplace_back(line);
     if (resolver.feed(line)) break;
   }
+  // No record at all: refused before the output is opened, so no empty log is left behind.
+  if (!more && std::all_of(ahead.begin(), ahead.end(), [](const std::string& l) { return blank(l); }))
+    throw ToolError(kExitBadData, name + ": empty input: no INITIALIZE record (no JSON line)");
   const Abi abi = resolver.abi();
   if (resolver.width_assumed() && !opt.quiet)
     fmt::print(stderr, "pmclog-write: note: no record settles the address width; assuming "

@@ -25,9 +25,9 @@ struct JsonOptions {
   bool quiet = false;
 };
 
-// Reads lines from `fd` (`name` for messages). Once the ABI is settled, `open` is called to
-// get the stream to write to. Throws ToolError: exit 1 with "NAME:LINE: field 'f': reason"
-// for bad input, exit 2 for read errors.
+// Reads lines from `fd` (`name` for messages, already escaped: display_path). Once the ABI
+// is settled, `open` is called to get the stream to write to. Throws ToolError: exit 1 with
+// "NAME:LINE: field 'f': reason" for bad input, exit 2 for read errors.
 void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
                    const std::function<RecordStream&(const Abi&)>& open);
 

@@ -19,10 +19,13 @@
 #include "fault_injection.h"
 #include "json_input.h"
 #include "output_file.h"
+#include "pmclog/text.h"
 #include "progress.h"
 #include "record_stream.h"
+#include "same_file.h"
 #include "size_parse.h"
 #include "synth_model.h"
+#include "temp_cleanup.h"
 #include "tool_error.h"
 
 namespace po = boost::program_options;
@@ -38,7 +41,9 @@ constexpr const char* kUsage =
     "The first form reads JSON Lines (pmclog-dump --format=jsonl, docs/jsonl.md) and writes\n"
     "the log bytes; a dump of a log that decodes cleanly comes back byte for byte. Fields\n"
     "that can be derived may be left out. The second form writes a realistic synthetic log.\n"
-    "A named output is written under a temporary name and renamed when complete.\n";
+    "A regular output file is written under a temporary name and renamed when complete\n"
+    "(a symlink's target is replaced); a device, FIFO or standard output is written\n"
+    "through. An output that is the input is refused.\n";
 
 struct Abis {
   std::string generation, byte_order;
@@ -80,10 +85,13 @@ std::vector<FaultSpec> parse_faults(const std::vector<std::string>& specs) {
   return out;
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  OutputFile f(path, false);
-  f.write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
-  f.commit();
+// `inputs` are refused as outputs; `spool` holds back a written-through output until commit.
+void open_output(OutputFile& f, const std::string& path, const std::vector<std::string>& inputs,
+                 bool spool) {
+  tools::OutputOptions o;
+  o.inputs = inputs;
+  o.spool_write_through = spool;
+  throw_if_failed(f.open(path, o));
 }
 
 int run(int argc, char** argv) {
@@ -158,6 +166,11 @@ int run(int argc, char** argv) {
   jopt.quiet = quiet;
   parse_abi_options(abis, jopt);
   const auto faults = parse_faults(injects);
+  // Refused before anything is written: "-o same.jsonl same.jsonl" would destroy the input.
+  const std::vector<std::string> inputs = synth ? std::vector<std::string>{}
+                                                : std::vector<std::string>{input};
+  throw_if_failed(tools::refuse_same_file(output, inputs));
+  if (!inject_log.empty()) throw_if_failed(tools::refuse_same_file(inject_log, inputs));
 
   std::unique_ptr<FaultInjector> injector;
   std::unique_ptr<Progress> progress;
@@ -192,23 +205,28 @@ int run(int argc, char** argv) {
     s.events = events;
     s.cpus = cpus;
     s.seed = seed;
-    OutputFile out(output, /*spool_stdout=*/false);
+    OutputFile out;
+    open_output(out, output, inputs, /*spool=*/false);
     if (!faults.empty()) injector = std::make_unique<FaultInjector>(s.abi, faults, seed);
     progress = std::make_unique<Progress>(!quiet && Progress::stderr_is_terminal(), s.size,
                                           s.records);
     stream = std::make_unique<RecordStream>(out, injector.get(), progress.get());
     run_synth(s, *stream);
     stream->finish();
-    out.commit();
+    throw_if_failed(out.commit());
   } else {
     int fd = STDIN_FILENO;
     if (input != "-") {
       fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) throw ToolError(kExitUsageOrIo, "cannot open " + input + ": " + std::strerror(errno));
+      if (fd < 0)
+        throw ToolError(kExitUsageOrIo,
+                        "cannot open " + display_path(input) + ": " + std::strerror(errno));
     }
-    const std::string name = input == "-" ? "<stdin>" : input;
+    // as messages show it: a name is untrusted text
+    const std::string name = input == "-" ? "<stdin>" : display_path(input);
     // A rejected line must leave nothing behind, standard output included: spool it.
-    OutputFile out(output, /*spool_stdout=*/true);
+    OutputFile out;
+    open_output(out, output, inputs, /*spool=*/true);
     convert_jsonl(fd, name, jopt, [&](const Abi& abi) -> RecordStream& {
       if (!faults.empty()) injector = std::make_unique<FaultInjector>(abi, faults, seed);
       progress = std::make_unique<Progress>(!quiet && Progress::stderr_is_terminal(), 0, 0);
@@ -220,26 +238,32 @@ int run(int argc, char** argv) {
       stream = std::make_unique<RecordStream>(out, nullptr, nullptr);
     }
     stream->finish();
-    out.commit();
+    throw_if_failed(out.commit());
   }
-  if (!inject_log.empty() && injector) write_text_file(inject_log, injector->listing_json());
+  if (!inject_log.empty() && injector) {
+    tools::OutputOptions o;
+    o.inputs = inputs;
+    throw_if_failed(tools::write_whole_file(inject_log, injector->listing_json(), o));
+  }
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  install_cleanup_signal_handlers();
+  tools::install_cleanup_signal_handlers();
   try {
     return run(argc, argv);
+  } catch (const ClosedPipe&) {
+    return 0;  // the reader stopped reading: quiet, as pmclog-dump (tools/common/README.md)
   } catch (const ToolError& e) {
-    std::cerr << "pmclog-write: " << e.what() << "\n";
+    std::cerr << "pmclog-write: " << terminal_safe(e.what()) << "\n";
     return e.exit_code;
   } catch (const std::bad_alloc&) {
     std::cerr << "pmclog-write: out of memory\n";
     return kExitUsageOrIo;
   } catch (const std::exception& e) {
-    std::cerr << "pmclog-write: " << e.what() << "\n";
+    std::cerr << "pmclog-write: " << terminal_safe(e.what()) << "\n";
     return kExitUsageOrIo;
   }
 }

@@ -3,6 +3,7 @@
 #include "fault_injection.h"
 #include "output_file.h"
 #include "progress.h"
+#include "tool_error.h"
 
 namespace pmclog::write {
 
@@ -17,7 +18,7 @@ void RecordStream::out(std::span<const uint8_t> bytes) {
     injector_->process(bytes, damaged_);
     bytes = damaged_;
   }
-  if (!bytes.empty()) file_.write(bytes.data(), bytes.size());
+  if (!bytes.empty()) throw_if_failed(file_.write(bytes.data(), bytes.size()));
   written_ += bytes.size();
   if (progress_) progress_->update(written_, records_);
 }
@@ -38,7 +39,7 @@ void RecordStream::finish() {
   if (injector_) {
     damaged_.clear();
     injector_->finish(damaged_);
-    if (!damaged_.empty()) file_.write(damaged_.data(), damaged_.size());
+    if (!damaged_.empty()) throw_if_failed(file_.write(damaged_.data(), damaged_.size()));
     written_ += damaged_.size();
   }
   if (progress_) progress_->finish(written_, records_);

@@ -1,14 +1,19 @@
 // Whole records on their way to the output file: collected in a large reusable buffer and
 // written in big chunks, passing through the fault injector when one is set, with progress.
+// A write error is thrown as ToolError (or ClosedPipe), see tool_error.h.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
+namespace pmclog::tools {
+class OutputFile;
+}
+
 namespace pmclog::write {
 
-class OutputFile;
+using tools::OutputFile;
 class FaultInjector;
 class Progress;
 

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "output_error.h"
+
 namespace pmclog::write {
 
 inline constexpr int kExitBadData = 1;
@@ -14,5 +16,14 @@ struct ToolError : std::runtime_error {
   int exit_code;
   ToolError(int code, const std::string& msg) : std::runtime_error(msg), exit_code(code) {}
 };
+
+// The reader of standard output went away: the run ends quietly, as in pmclog-dump.
+struct ClosedPipe {};
+
+// Output errors are I/O errors (exit 2), a same-file refusal included.
+inline void throw_if_failed(const tools::OutputError& e) {
+  if (e.kind == tools::OutputError::Kind::closed_pipe) throw ClosedPipe{};
+  if (e) throw ToolError(kExitUsageOrIo, e.message);
+}
 
 }  // namespace pmclog::write

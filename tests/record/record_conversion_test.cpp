@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 
+#include "converter_harness.h"
 #include "log_sink.h"
 #include "perf_records.h"
 #include "record_conversion.h"
@@ -21,35 +22,21 @@ namespace {
 constexpr uint64_t kKernel = static_cast<uint64_t>(PERF_CONTEXT_KERNEL);
 constexpr uint64_t kUser = static_cast<uint64_t>(PERF_CONTEXT_USER);
 
-struct Harness {
-  rectest::TempDir dir;
-  std::string path = dir.file("conv.pmclog");
-  record::LogSink sink{pmclog::Abi::make(pmclog::Generation::M10, 8, pmclog::ByteOrder::little),
-                       path};
-  std::unique_ptr<record::Converter> conv;
+record::ConversionConfig sample_config(uint32_t depth,
+                                       const std::function<void(record::ConversionConfig&)>& tweak) {
+  record::ConversionConfig cc;
+  cc.depth = depth;
+  cc.pmcid_of_id[42] = 0xfff20f00;
+  cc.process_pmcids = {0xfff20f00};
+  if (tweak) tweak(cc);
+  return cc;
+}
+
+struct Harness : rectest::ConverterHarness {
   explicit Harness(uint32_t depth = 8,
-                   const std::function<void(record::ConversionConfig&)>& tweak = {}) {
-    std::string err;
-    EXPECT_TRUE(sink.open(err)) << err;
-    pmclog::RecordValue init;  // readers detect the ABI from it
-    init.kind = Kind::initialize;
-    init[Field::version] = 0x0A000000;
-    sink.emit(init, 1);
-    record::ConversionConfig cc;
-    cc.depth = depth;
-    cc.pmcid_of_id[42] = 0xfff20f00;
-    cc.process_pmcids = {0xfff20f00};
-    if (tweak) tweak(cc);
-    conv = std::make_unique<record::Converter>(sink, cc);
-  }
-  rectest::Log finish() {
-    pmclog::RecordValue c;
-    c.kind = Kind::closelog;
-    sink.emit(c, 1000);
-    std::string err;
-    EXPECT_TRUE(sink.commit(err)) << err;
-    return rectest::read_log(path);
-  }
+                   const std::function<void(record::ConversionConfig&)>& tweak = {})
+      : ConverterHarness(sample_config(depth, tweak), "conv.pmclog") {}
+  rectest::Log finish() { return ConverterHarness::finish(1000); }
 };
 
 PerfEvent sample(std::vector<uint64_t> chain, uint32_t pid = 10, uint64_t t = 100) {

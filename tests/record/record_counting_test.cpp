@@ -4,6 +4,7 @@
 
 #include "count_report.h"
 #include "events_table.h"
+#include "converter_harness.h"
 #include "log_sink.h"
 #include "perf_records.h"
 #include "record_conversion.h"
@@ -21,34 +22,19 @@ constexpr uint32_t kPmc = 0xfff23f00;  // TC, class SOFT, row 0
 // Per CPU: a context-switch leader (not a counted event) and task-clock.
 constexpr uint64_t kLeader0 = 1, kLeader1 = 2, kClock0 = 42, kClock1 = 43;
 
-struct Harness {
-  rectest::TempDir dir;
-  std::string path = dir.file("count.pmclog");
-  record::LogSink sink{pmclog::Abi::make(pmclog::Generation::M10, 8, pmclog::ByteOrder::little),
-                       path};
-  std::unique_ptr<record::Converter> conv;
-  Harness() {
-    std::string err;
-    EXPECT_TRUE(sink.open(err)) << err;
-    pmclog::RecordValue init;
-    init.kind = Kind::initialize;
-    init[Field::version] = 0x0A000000;
-    sink.emit(init, 1);
-    record::ConversionConfig cc;
-    cc.counting = true;
-    cc.pmcid_of_id = {{kClock0, kPmc}, {kClock1, kPmc}};
-    cc.event_of_pmcid[kPmc] = 0;
-    cc.process_pmcids = {kPmc};
-    conv = std::make_unique<record::Converter>(sink, cc);
-  }
+record::ConversionConfig counting_config() {
+  record::ConversionConfig cc;
+  cc.counting = true;
+  cc.pmcid_of_id = {{kClock0, kPmc}, {kClock1, kPmc}};
+  cc.event_of_pmcid[kPmc] = 0;
+  cc.process_pmcids = {kPmc};
+  return cc;
+}
+
+struct Harness : rectest::ConverterHarness {
+  Harness() : ConverterHarness(counting_config(), "count.pmclog") {}
   rectest::Log finish(const std::vector<PerfEvent>& final_reads = {}) {
-    conv->finish_deferred(final_reads, 10000 * kMs);
-    pmclog::RecordValue c;
-    c.kind = Kind::closelog;
-    sink.emit(c, 10000 * kMs);
-    std::string err;
-    EXPECT_TRUE(sink.commit(err)) << err;
-    return rectest::read_log(path);
+    return ConverterHarness::finish(10000 * kMs, &final_reads);
   }
 };
 

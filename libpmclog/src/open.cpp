@@ -1,4 +1,6 @@
-// open_log(): the common way tools open a log (mapped file, pipe, compressed), then detect.
+// open_input_bytes() and open_log(): the one way tools open an input (standard input, a
+// mapped file, a pipe, compressed data). Both start with open_raw(); open_log maps regular
+// uncompressed files and otherwise reads the same stream open_input_bytes gives.
 #include "pmclog/open.h"
 
 #include <fcntl.h>
@@ -8,32 +10,46 @@
 #include <cerrno>
 #include <cstring>
 
+#include "pmclog/text.h"
+
 namespace pmclog {
 
 namespace {
 
 constexpr size_t kDetectBytes = 1u << 20;  // plenty of records to settle the width
 
-Error io_error(const std::string& name, const std::string& what) {
+Error io_error(const std::string& shown, const std::string& what) {
   Error e;
   e.code = Errc::io;
-  e.message = name + ": " + what;
+  e.message = shown + ": " + what;
   return e;
 }
 
 // bad_abi, as for any other bytes that are no log: validate reports it as not-a-log.
-Error not_a_log(const std::string& name, const std::string& what) {
+Error not_a_log(const std::string& shown, const std::string& what) {
   Error e;
   e.code = Errc::bad_abi;
-  e.message = name + ": this is " + what + ", not a pmclog log";
+  e.message = shown + ": this is " + what + ", not a pmclog log";
   return e;
 }
 
-// Gives back the bytes read to sniff the compression, then the rest of the source.
+// What sniffing read: the bytes, and how the reading ended if it did.
+struct Prefix {
+  std::vector<uint8_t> bytes;
+  bool ended = false;  // the source said end of data
+  Error error;         // a read error after `bytes`
+};
+
+// Gives back the bytes read to sniff, then the rest of the source. A read error met while
+// sniffing waits behind the prefix, so the bytes before it are still delivered; an end met
+// while sniffing is final (a terminal's ^D ends one read, and the next one would block).
 class PrefixedSource final : public ByteSource {
  public:
-  PrefixedSource(std::vector<uint8_t> prefix, std::unique_ptr<ByteSource> rest)
-      : prefix_(std::move(prefix)), rest_(std::move(rest)) {}
+  PrefixedSource(Prefix prefix, std::unique_ptr<ByteSource> rest)
+      : prefix_(std::move(prefix.bytes)),
+        rest_(std::move(rest)),
+        ended_(prefix.ended),
+        pending_(std::move(prefix.error)) {}
   Result<size_t> read(uint8_t* buf, size_t n) override {
     if (pos_ < prefix_.size()) {
       const size_t k = std::min(n, prefix_.size() - pos_);
@@ -41,6 +57,8 @@ class PrefixedSource final : public ByteSource {
       pos_ += k;
       return k;
     }
+    if (pending_) return pending_;
+    if (ended_) return size_t{0};
     return rest_->read(buf, n);
   }
 
@@ -48,92 +66,185 @@ class PrefixedSource final : public ByteSource {
   std::vector<uint8_t> prefix_;
   size_t pos_ = 0;
   std::unique_ptr<ByteSource> rest_;
+  bool ended_;
+  Error pending_;
 };
 
-struct FdCloser {
+// Closes a descriptor this library opened; standard input is the caller's.
+struct FdOwner {
   int fd = -1;
-  ~FdCloser() {
-    if (fd > 0) ::close(fd);
+  bool owned = false;
+  ~FdOwner() {
+    if (owned) ::close(fd);
   }
 };
 
-}  // namespace
-
-Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
-  OpenLog log;
-  log.name = name;
-  int fd = 0;
-  if (name != "-") {
-    fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return io_error(name, std::strerror(errno));
-  }
-  auto closer = std::make_shared<FdCloser>();
-  closer->fd = fd;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) return io_error(name, std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) return io_error(name, "is a directory");
-
-  // Sniff the first bytes for a compression's or an archive's magic.
-  std::vector<uint8_t> head(kSniffBytes);
+// Up to n bytes from src.
+Prefix read_prefix(ByteSource& src, size_t n) {
+  Prefix p;
+  p.bytes.resize(n);
   size_t got = 0;
-  auto raw = fd_source(fd);
-  while (got < head.size()) {
-    auto r = raw->read(head.data() + got, head.size() - got);
-    if (!r.ok()) return io_error(name, r.error().message);
-    if (r.value() == 0) break;
+  while (got < n) {
+    auto r = src.read(p.bytes.data() + got, n - got);
+    if (!r.ok()) {
+      p.error = r.error();
+      break;
+    }
+    if (r.value() == 0) {
+      p.ended = true;
+      break;
+    }
     got += r.value();
   }
-  head.resize(got);
-  log.compression = sniff_compression(head);
-  if (log.compression == Compression::none)
-    if (auto what = foreign_format(head)) return not_a_log(name, *what);
+  p.bytes.resize(got);
+  return p;
+}
 
-  if (S_ISREG(st.st_mode) && log.compression == Compression::none) {
-    auto mapped = MappedFile::map_fd(fd, name);  // also for "-" redirected from a file
-    if (!mapped.ok()) return io_error(name, mapped.error().message);
-    auto owner = std::make_shared<MappedFile>(std::move(mapped).value());
-    const auto bytes = owner->bytes();
-    auto det = detect_abi(bytes.first(std::min(bytes.size(), kDetectBytes * 8)), hint);
-    if (!det.ok()) {
-      Error e = det.error();
-      e.message = name + ": " + e.message;
-      return e;
-    }
-    log.detection = std::move(det).value();
-    log.reader = std::make_unique<LogReader>(LogReader::over(bytes, log.detection.abi));
-    log.reader->release_pages_behind(true);  // resident memory stays flat on huge logs
-    log.mapped = true;
-    log.keepalive = owner;
-    return log;
-  }
+// An input opened and sniffed, before it is mapped or streamed.
+struct RawInput {
+  OpenInput in;
+  std::shared_ptr<FdOwner> fd;
+  bool regular = false;
+  uint64_t start = 0;  // where reading begins in a regular file
+  Prefix head;  // the first bytes (read from a non-regular input: consumed)
+};
 
-  std::unique_ptr<ByteSource> src = std::make_unique<PrefixedSource>(std::move(head), std::move(raw));
-  if (log.compression != Compression::none)
-    src = decompressing_source(std::move(src), log.compression);
-  log.reader = std::make_unique<LogReader>(LogReader::stream(std::move(src), Abi{}));
-  const auto first = log.reader->peek(kDetectBytes);
-  if (log.compression != Compression::none)  // a .tar.gz is a tar archive first
-    if (auto what = foreign_format(first))
-      return not_a_log(name, *what + " (" + compression_name(log.compression) + "-compressed)");
-  if (first.empty()) {
-    // Nothing decoded: a stream damaged at its start (or a zstd window above the cap) is
-    // this call's error, not an empty log with an assumed ABI.
-    Record r;
-    Error e;
-    if (log.reader->next(r, e) == Step::error) {
-      e.message = name + ": " + e.message;
-      return e;
-    }
+Result<RawInput> open_raw(const std::string& name) {
+  RawInput raw;
+  raw.in.name = name;
+  raw.in.display_name = input_display_name(name);
+  const std::string& shown = raw.in.display_name;
+  raw.fd = std::make_shared<FdOwner>();
+  if (name == "-") {
+    raw.fd->fd = 0;
+  } else {
+    raw.fd->fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (raw.fd->fd < 0) return io_error(shown, std::strerror(errno));
+    raw.fd->owned = true;
   }
+  const int fd = raw.fd->fd;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return io_error(shown, std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) return io_error(shown, "is a directory");
+  raw.regular = S_ISREG(st.st_mode);
+
+  if (raw.regular) {
+    // Standard input redirected from a file may have been read partly already (a script's
+    // `{ head -c 100 >/dev/null; pmclog-dump -; } < f`): go on from there, as a pipe
+    // would. pread leaves the offset alone, so the stream below starts at `start` too.
+    const off_t cur = ::lseek(fd, 0, SEEK_CUR);
+    raw.start = cur > 0 ? static_cast<uint64_t>(cur) : 0;
+    std::vector<uint8_t>& head = raw.head.bytes;
+    head.resize(kSniffBytes);
+    size_t got = 0;
+    while (got < head.size()) {
+      const ssize_t n = ::pread(fd, head.data() + got, head.size() - got,
+                                static_cast<off_t>(raw.start + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return io_error(shown, std::strerror(errno));
+      if (n == 0) break;
+      got += static_cast<size_t>(n);
+    }
+    head.resize(got);
+  } else {
+    auto src = fd_source(fd);
+    raw.head = read_prefix(*src, kSniffBytes);
+    if (raw.head.error && raw.head.bytes.empty()) return io_error(shown, raw.head.error.message);
+  }
+  raw.in.compression = sniff_compression(raw.head.bytes);
+  if (raw.in.compression == Compression::none)
+    if (auto what = foreign_format(raw.head.bytes)) return not_a_log(shown, *what);
+  return raw;
+}
+
+// Fills raw.in.source with the input's bytes from the start (the sniffed ones given back),
+// decompressed; true, or the error that ends the opening.
+Result<bool> attach_stream(RawInput& raw) {
+  const std::string& shown = raw.in.display_name;
+  std::unique_ptr<ByteSource> src = fd_source(raw.fd->fd);
+  if (!raw.regular)  // the sniffed bytes were consumed: give them back first
+    src = std::make_unique<PrefixedSource>(std::move(raw.head), std::move(src));
+  raw.in.keepalive = raw.fd;  // the source reads the descriptor until it is gone
+  if (raw.in.compression == Compression::none) {
+    raw.in.source = std::move(src);
+    return true;
+  }
+  src = decompressing_source(std::move(src), raw.in.compression);
+  // The decompressed start: a .tar.gz is a tar archive first, and a stream damaged at its
+  // start (or a zstd window above the cap) is this call's error, not an empty input.
+  Prefix first = read_prefix(*src, kSniffBytes);
+  if (first.error && first.bytes.empty()) {
+    first.error.message = shown + ": " + first.error.message;
+    return first.error;
+  }
+  if (auto what = foreign_format(first.bytes))
+    return not_a_log(shown, *what + " (" + compression_name(raw.in.compression) + "-compressed)");
+  raw.in.source = std::make_unique<PrefixedSource>(std::move(first), std::move(src));
+  return true;
+}
+
+Result<Detection> detect(const std::string& shown, std::span<const uint8_t> first,
+                         const AbiHint& hint) {
   auto det = detect_abi(first, hint);
   if (!det.ok()) {
     Error e = det.error();
-    e.message = name + ": " + e.message;
+    e.message = shown + ": " + e.message;
     return e;
   }
+  return std::move(det).value();
+}
+
+}  // namespace
+
+std::string input_display_name(const std::string& name) {
+  return name == "-" ? "(stdin)" : display_path(name);
+}
+
+Result<OpenInput> open_input_bytes(const std::string& name) {
+  auto raw = open_raw(name);
+  if (!raw.ok()) return raw.error();
+  auto attached = attach_stream(raw.value());
+  if (!attached.ok()) return attached.error();
+  return std::move(raw.value().in);
+}
+
+Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
+  auto opened = open_raw(name);
+  if (!opened.ok()) return opened.error();
+  RawInput& raw = opened.value();
+  OpenLog log;
+  log.name = name;
+  log.display_name = raw.in.display_name;
+  log.compression = raw.in.compression;
+  const std::string& shown = log.display_name;
+
+  if (raw.regular && log.compression == Compression::none) {
+    auto mapped = MappedFile::map_fd(raw.fd->fd, "mmap");
+    if (!mapped.ok()) return io_error(shown, mapped.error().message);
+    auto owner = std::make_shared<MappedFile>(std::move(mapped).value());
+    auto bytes = owner->bytes();
+    bytes = bytes.subspan(std::min<uint64_t>(raw.start, bytes.size()));
+    auto det = detect(shown, bytes.first(std::min(bytes.size(), kDetectBytes * 8)), hint);
+    if (!det.ok()) return det.error();
+    log.detection = std::move(det).value();
+    log.reader = std::make_unique<LogReader>(LogReader::over(bytes, log.detection.abi));
+    log.reader->release_pages_behind(true);  // resident memory stays flat on huge logs
+    // Standard input is consumed, as reading a pipe would: a second "-" (or whatever reads
+    // the shell's descriptor next) starts after these bytes.
+    if (!raw.fd->owned) ::lseek(raw.fd->fd, static_cast<off_t>(raw.start + bytes.size()), SEEK_SET);
+    log.mapped = true;
+    log.keepalive = owner;  // the mapping outlives the descriptor, which closes here
+    return log;
+  }
+
+  auto attached = attach_stream(raw);
+  if (!attached.ok()) return attached.error();
+  log.reader = std::make_unique<LogReader>(LogReader::stream(std::move(raw.in.source), Abi{}));
+  auto det = detect(shown, log.reader->peek(kDetectBytes), hint);
+  if (!det.ok()) return det.error();
   log.detection = std::move(det).value();
   log.reader->set_abi(log.detection.abi);
-  log.keepalive = closer;  // the stream reads fd until the reader is gone
+  log.keepalive = std::move(raw.in.keepalive);
   return log;
 }
 

@@ -66,10 +66,12 @@ TEST(Io, AbiOverridesAreUsed) {
   EXPECT_EQ(ok.out, plain_output("text", kSeed));
 }
 
-TEST(Io, SeveralFilesInOrder) {
+TEST(Io, SeveralFilesInOrder) {  // each after a `==> NAME <==` line (multi_file_test.cpp)
   const ToolRun r = run_dump({"--format=pmcstat", fixture(kSeed), fixture(kModern)});
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out, read_file(fixture("golden/seed-lp64-le.pmcstat.txt")) +
+  EXPECT_EQ(r.out, "==> " + fixture(kSeed) + " <==\n" +
+                       read_file(fixture("golden/seed-lp64-le.pmcstat.txt")) + "\n==> " +
+                       fixture(kModern) + " <==\n" +
                        read_file(fixture("golden/modern-lp64-le.pmcstat.txt")));
 }
 
@@ -83,8 +85,9 @@ TEST(Io, ClosedPipeEndsQuietly) {
   const ToolRun r = run_shell("$DUMP" + files + " | true; echo \"dump=${PIPESTATUS[0]}\"");
   EXPECT_EQ(r.out, "dump=0\n");
   EXPECT_EQ(r.err, "");
-  const ToolRun h = run_shell("$DUMP" + files + " | head -1");
-  EXPECT_EQ(h.out, "         0 INITIALIZE     tsc=4822678189204992 (1607559.396401664s) version=0x09030000 (9.3.0) arch=0x98 (INTEL_SKYLAKE) tsc_freq=3000000000 init_ts_sec=1700000000 init_ts_nsec=123456789 cpuid=\"GenuineIntel-6-55-4\"\n");
+  const ToolRun h = run_shell("$DUMP" + files + " | head -2");
+  EXPECT_EQ(h.out, "==> " + fixture(kModern) + " <==\n"
+                   "         0 INITIALIZE     tsc=4822678189204992 (1607559.396401664s) version=0x09030000 (9.3.0) arch=0x98 (INTEL_SKYLAKE) tsc_freq=3000000000 init_ts_sec=1700000000 init_ts_nsec=123456789 cpuid=\"GenuineIntel-6-55-4\"\n");
   EXPECT_EQ(h.err, "");
 }
 

@@ -2,6 +2,7 @@
 // pmclog::append_json so that pmclog-write reads back exactly what we print.
 #include "formatter.h"
 #include "pmclog/json.h"
+#include "pmclog/text.h"
 
 namespace dump {
 
@@ -9,15 +10,35 @@ namespace {
 
 class JsonlFormatter : public Formatter {
  public:
+  explicit JsonlFormatter(bool with_file) : with_file_(with_file) {}
+  void begin(const LogState& st, Output&) override {
+    if (!with_file_) return;
+    prefix_ = "{\"file\":";
+    pmclog::append_json_string(prefix_, st.file);
+    prefix_ += ',';
+  }
   void record(const pmclog::Record& r, const LogState& st, Output& out) override {
-    pmclog::append_json(r, st.abi, out.buf);
+    if (with_file_) {
+      // The library's object with the member spliced in after its opening brace.
+      const size_t at = out.buf.size();
+      pmclog::append_json(r, st.abi, out.buf);
+      out.buf.replace(at, 1, prefix_);
+    } else {
+      pmclog::append_json(r, st.abi, out.buf);
+    }
     out.buf += '\n';
     out.maybe_flush();
   }
+
+ private:
+  bool with_file_;
+  std::string prefix_;  // {"file":NAME, for the current file
 };
 
 }  // namespace
 
-std::unique_ptr<Formatter> make_jsonl_formatter() { return std::make_unique<JsonlFormatter>(); }
+std::unique_ptr<Formatter> make_jsonl_formatter(bool with_file) {
+  return std::make_unique<JsonlFormatter>(with_file);
+}
 
 }  // namespace dump

@@ -24,7 +24,8 @@ class Formatter {
 
 std::unique_ptr<Formatter> make_text_formatter();
 std::unique_ptr<Formatter> make_pmcstat_formatter();
-std::unique_ptr<Formatter> make_jsonl_formatter();
+// with_file: each object starts with "file":NAME (several inputs in one run, docs/jsonl.md).
+std::unique_ptr<Formatter> make_jsonl_formatter(bool with_file = false);
 std::unique_ptr<Formatter> make_explain_formatter();
 
 }  // namespace dump

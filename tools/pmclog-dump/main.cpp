@@ -1,5 +1,7 @@
 // pmclog-dump: prints hwpmc(4) logs of every generation as text, pmcstat-compatible text,
-// JSON Lines or annotated words, or summarizes them (issue 3).
+// JSON Lines or annotated words, or summarizes them (issue 3). Several files are dumped one
+// after the other (issue 12): text forms get a `==> NAME <==` line before each, as head(1)
+// and tail(1) print, JSON Lines records a "file" member, summaries one section each.
 #include <signal.h>
 
 #include <cstring>
@@ -8,7 +10,7 @@
 #include "formatter.h"
 #include "options.h"
 #include "output.h"
-#include "open_input.h"
+#include "pmclog/open.h"
 #include "select.h"
 #include "stats.h"
 #include "pmclog/text.h"
@@ -23,13 +25,8 @@ constexpr int kExitUsageOrIo = 2;
 // Every kernel log starts with INITIALIZE (FORMAT.md §1.3): an empty file is no log.
 constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
 
-// The file as messages and text output show it: escaped (a name is untrusted text).
-std::string display_name(const std::string& name) {
-  return name == "-" ? "(stdin)" : pmclog::display_path(name);
-}
-
-void show_abi(const Input& in, Output& out) {
-  out.buf += display_name(in.name) + ": " + pmclog::describe(in.detection.abi);
+void show_abi(const pmclog::OpenLog& in, Output& out) {
+  out.buf += in.display_name + ": " + pmclog::describe(in.detection.abi);
   out.buf += std::string(" (compression: ") + pmclog::compression_name(in.compression) + ")\n";
   for (const auto& e : in.detection.evidence) out.buf += "  " + e + "\n";
   if (in.detection.width_assumed)
@@ -40,44 +37,56 @@ void show_abi(const Input& in, Output& out) {
 
 class Driver {
  public:
-  Driver(const Options& o, Output& out) : o_(o), out_(out) {
+  Driver(const Options& o, Output& out) : o_(o), out_(out), several_(o.files.size() > 1) {
     switch (o.format) {
       case Format::text: fmt_ = make_text_formatter(); break;
       case Format::pmcstat: fmt_ = make_pmcstat_formatter(); break;
-      case Format::jsonl: fmt_ = make_jsonl_formatter(); break;
+      case Format::jsonl: fmt_ = make_jsonl_formatter(several_); break;
       case Format::explain: fmt_ = make_explain_formatter(); break;
     }
   }
 
   int run_file(const std::string& name) {
-    auto opened = open_input(name, o_.hint);
+    auto opened = pmclog::open_log(name, o_.hint);
     if (!opened) {
       const auto& e = opened.error();
       out_.flush();
-      // the message starts with the name as given; standard input is called (stdin)
-      std::cerr << "pmclog-dump: " << pmclog::path_message(e.message, name, display_name(name))
-                << "\n";
+      // the library's message starts with the display name ("(stdin)" for "-")
+      const std::string shown = pmclog::input_display_name(name);
+      std::cerr << "pmclog-dump: " << pmclog::path_message(e.message, shown, shown) << "\n";
       return e.code == pmclog::Errc::io ? kExitUsageOrIo : kExitData;
     }
-    Input& in = opened.value();
-    if (o_.show_abi) {
+    pmclog::OpenLog& in = opened.value();
+    if (o_.show_abi) {  // every line names the file: no header needed
       if (in.detection.empty) {  // an ABI would be invented: there are no bytes to tell it
-        report(display_name(name) + ": " + kEmptyInput);
+        report(in.display_name + ": " + kEmptyInput);
         return kExitData;
       }
       show_abi(in, out_);
       return 0;
     }
+    start_section(in.display_name);
     LogState st;
     st.file = name == "-" ? "(stdin)" : name;
-    st.abi = in.get().abi();
-    return o_.stats ? loop(in.get(), st, nullptr) : loop(in.get(), st, fmt_.get());
+    st.abi = in.reader->abi();
+    return o_.stats ? loop(*in.reader, st, nullptr) : loop(*in.reader, st, fmt_.get());
   }
 
  private:
   void report(const std::string& line) {
     out_.flush();  // keep stdout before stderr when both go to one terminal or file
     std::cerr << "pmclog-dump: " << pmclog::terminal_safe(line) << "\n";
+  }
+
+  // With several files, where one file's output starts. Text forms: head(1)'s header and a
+  // blank line between files. --stats text sections open with their own "file:" line, so a
+  // blank line is enough; JSON forms name the file in every object and need nothing.
+  void start_section(const std::string& shown) {
+    if (!several_) return;
+    const bool json = o_.stats ? o_.stats_json : o_.format == Format::jsonl;
+    if (json) return;
+    if (sections_++ > 0) out_.buf += '\n';
+    if (!o_.stats) out_.buf += "==> " + shown + " <==\n";
   }
 
   int loop(pmclog::LogReader& reader, LogState& st, Formatter* fmt) {
@@ -138,6 +147,8 @@ class Driver {
   const Options& o_;
   Output& out_;
   std::unique_ptr<Formatter> fmt_;
+  const bool several_;  // more than one file was given
+  int sections_ = 0;    // sections begun so far
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 // also escape : and , (%3A %2C).
 #include <fmt/format.h>
 
+#include "pmclog/open.h"
 #include "pmclog/text.h"
 #include "report.h"
 
@@ -41,7 +42,7 @@ std::string escape_property(std::string_view s) {
 
 void write_github(std::string& out, const std::vector<FileResult>& files, const RunSummary& s) {
   for (const FileResult& f : files) {
-    const std::string file = escape_property(display_path(f.name));
+    const std::string file = escape_property(input_display_name(f.name));
     if (f.io_error) {
       out += fmt::format("::error file={},title=pmclog-validate::{}\n", file,
                          escape_data(io_error_text(f)));

@@ -2,6 +2,7 @@
 // append_json_string, so the document is valid whatever bytes file names or paths hold.
 #include <fmt/format.h>
 
+#include "pmclog/open.h"
 #include "pmclog/text.h"
 #include "report.h"
 
@@ -44,7 +45,7 @@ void write_json(std::string& out, const std::vector<FileResult>& files, const Ru
     const FileResult& f = files[i];
     if (i) out += ',';
     out += '{';
-    str(out, "file", f.name);
+    str(out, "file", f.name == "-" ? "(stdin)" : f.name);  // named as pmclog-dump names it
     out += ',';
     key(out, "abi");
     if (f.abi) {

@@ -3,6 +3,7 @@
 // lines are the failure text, and warnings of passing files go to <system-out>.
 #include <fmt/format.h>
 
+#include "pmclog/open.h"
 #include "pmclog/text.h"
 #include "report.h"
 
@@ -62,7 +63,7 @@ void write_junit(std::string& out, const std::vector<FileResult>& files, const R
       "skipped=\"0\">\n",
       files.size(), failures, errors);
   for (const FileResult& f : files) {
-    const std::string name = xml(display_path(f.name));
+    const std::string name = xml(input_display_name(f.name));
     out += fmt::format("    <testcase classname=\"pmclog-validate\" name=\"{}\">\n", name);
     std::string lines;
     for (const Diagnostic& d : f.diagnostics) {

@@ -1,6 +1,7 @@
 // The default output: compiler-style lines, one per diagnostic, then one summary line.
 #include <fmt/format.h>
 
+#include "pmclog/open.h"
 #include "pmclog/text.h"
 #include "report.h"
 
@@ -31,12 +32,12 @@ bool file_failed(const FileResult& f, bool strict) {
 }
 
 std::string diagnostic_line(const std::string& file, const Diagnostic& d) {
-  return fmt::format("{}:{:#x} ({}): {}: {} [{}]", display_path(file), d.offset, d.offset,
+  return fmt::format("{}:{:#x} ({}): {}: {} [{}]", input_display_name(file), d.offset, d.offset,
                      severity_name(d.severity), d.message, info(d.rule).id);
 }
 
 std::string io_error_text(const FileResult& f) {
-  return path_message(f.io_message, f.name, display_path(f.name));
+  return path_message(f.io_message, f.name, input_display_name(f.name));
 }
 
 std::string summary_line(const RunSummary& s) {

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <sys/stat.h>
-
 #include <cstring>
 #include <string_view>
 
@@ -251,18 +249,13 @@ FileResult validate_reader(std::string name, LogReader& reader, const Config& cf
 }
 
 FileResult validate_file(const std::string& name, const AbiHint& hint, const Config& cfg) {
-  // Workaround: open_log("-") maps a regular-file stdin (`< file`) by the name "-", which
-  // fails; /dev/stdin names the same open file.
-  std::string path = name;
-  struct stat st {};
-  if (name == "-" && ::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) path = "/dev/stdin";
-  auto opened = open_log(path, hint);
+  auto opened = open_log(name, hint);
   if (!opened.ok()) {
     const Error& e = opened.error();
     FileResult res;
     res.name = name;
-    std::string msg = e.message;  // without the path the library put in front
-    const std::string prefix = path + ": ";
+    std::string msg = e.message;  // without the display name the library put in front
+    const std::string prefix = input_display_name(name) + ": ";
     if (msg.rfind(prefix, 0) == 0) msg.erase(0, prefix.size());
     if (e.code == Errc::bad_abi) {
       // Readable, but no generation or byte order fits: that is a finding, not an I/O error.
@@ -275,7 +268,7 @@ FileResult validate_file(const std::string& name, const AbiHint& hint, const Con
       }
     } else {
       res.io_error = true;
-      res.io_message = name + ": " + msg;  // named as given, not as /dev/stdin
+      res.io_message = name + ": " + msg;  // the report shows the name (report_text.cpp)
     }
     return res;
   }

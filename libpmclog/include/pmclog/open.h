@@ -1,7 +1,9 @@
-// Opening a log by name the way every tool does: "-" is standard input; regular files are
-// memory-mapped, pipes are streamed; gzip, zstd, xz and bzip2 input is decompressed on the
-// fly through the bounded buffer; the ABI is detected from the first bytes unless the hint
-// fixes it. Other compressions and archives are recognised by their magic and refused.
+// Opening an input by name the way every tool does: "-" is standard input (whatever it is:
+// a pipe, a terminal, a device, or a regular file read from its current offset); regular
+// files are memory-mapped, everything else is streamed; gzip, zstd, xz and bzip2 input is
+// decompressed on the fly through a bounded buffer. Other compressions and archives are
+// recognised by their magic and refused. open_input_bytes() gives the bytes (for JSON
+// input); open_log() is built on the same steps and adds the mapping and ABI detection.
 #pragma once
 
 #include <memory>
@@ -24,8 +26,27 @@ const char* compression_name(Compression c);  // "none", "gzip", "zstd", "xz", "
 constexpr int kZstdWindowLogMax = 27;
 constexpr uint64_t kXzMemoryLimit = uint64_t{128} << 20;
 
+// What messages call an input: "(stdin)" for "-", otherwise the name escaped by
+// display_path (a name is untrusted text). Every message these functions make starts with it.
+std::string input_display_name(const std::string& name);
+
+struct OpenInput {
+  std::string name;          // as given ("-" for standard input)
+  std::string display_name;  // input_display_name(name)
+  Compression compression = Compression::none;
+  std::unique_ptr<ByteSource> source;  // the decompressed bytes, from the start
+  std::shared_ptr<void> keepalive;     // owns the descriptor behind `source`
+};
+
+// The bytes of an input, decompressed. Errc::io for inputs that cannot be opened or read and
+// for directories; Errc::bad_abi for another format ("NAME: this is a zip archive, not a
+// pmclog log"), also inside a compression. A read error after the first bytes comes from
+// `source` when it is reached, so that everything before it can still be used.
+Result<OpenInput> open_input_bytes(const std::string& name);
+
 struct OpenLog {
-  std::string name;  // as given ("-" for standard input)
+  std::string name;          // as given ("-" for standard input)
+  std::string display_name;  // input_display_name(name): how messages call it
   Compression compression = Compression::none;
   bool mapped = false;  // zero-copy over a mapping (regular uncompressed file)
   Detection detection;
@@ -33,8 +54,9 @@ struct OpenLog {
   std::shared_ptr<void> keepalive;  // owns the mapping behind a mapped reader
 };
 
-// Errc::io for files that cannot be opened or read, Errc::bad_abi when detection fails or
-// the input is another format ("NAME: this is lz4-compressed, not a pmclog log").
+// Errors as for open_input_bytes, and Errc::bad_abi when detection fails; messages start
+// with the display name. Record offsets count from where reading began (for "-" redirected
+// from a file at a nonzero offset, from that offset, as a pipe of the same bytes would).
 // An empty log opens fine (detection then assumes L3 LP64 little-endian and says so).
 // Damage inside a compressed stream is an Errc::io error from the reader, naming the
 // compression and the decompressed offset, after every record decoded before it.

@@ -51,7 +51,7 @@ TEST(SameFile, StandardInputCountsAsAnInput) {
   close(fd);
   close(saved);
   EXPECT_EQ(e.kind, OutputError::Kind::same_as_input);
-  EXPECT_NE(e.message.find("standard input"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("(stdin)"), std::string::npos) << e.message;
 }
 
 TEST(SameFile, OtherFilesAndDevicesPass) {

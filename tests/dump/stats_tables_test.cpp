@@ -369,7 +369,7 @@ TEST(StatsTables, EveryCutOfALogSummarizesWithoutCrashing) {
 // A synthetic modern log (per-CPU buffers, so not in time order), counted from its JSON Lines.
 TEST(StatsTables, SynthLogCountsMatchItsRecords) {
   const std::string path = temp_dir() + "/synth-stats.pmclog";
-  const ToolRun w = run_shell(shell_quote(PMCLOG_WRITE_EXE) + " synth -q -n 4000 -e 3 -p 6 --seed 11 -o " +
+  const ToolRun w = run_shell(shell_quote(PMCLOG_WRITE_EXE) + " synth -q -n 4000 --events 3 --processes 6 --seed 11 -o " +
                               shell_quote(path));
   ASSERT_EQ(w.status, 0) << w.err;
   std::map<int64_t, Split> per_pid, per_cpu;

@@ -166,9 +166,42 @@ TEST_F(Cli, HelpAndVersion) {
                           "--generation", "--address-width", "--byte-order"}) {
     EXPECT_NE(h.out.find(opt), std::string::npos) << opt;
   }
-  const Outcome v = run("--version");
-  EXPECT_EQ(v.status, 0);
-  EXPECT_EQ(v.out.rfind("pmclog-validate ", 0), 0u);
+  for (const char* opt : {"-V", "--version"}) {
+    const Outcome v = run(opt);
+    EXPECT_EQ(v.status, 0);
+    EXPECT_EQ(v.out.rfind("pmclog-validate ", 0), 0u);
+  }
+}
+
+// The options once, then the examples, then the exit statuses (the options used to come
+// twice: "Options" in the text and again as the group's caption, after the examples).
+TEST_F(Cli, HelpPrintsEachOptionOnceBeforeTheExamples) {
+  const Outcome h = run("--help");
+  ASSERT_EQ(h.status, 0);
+  const size_t examples = h.out.find("\nExamples:\n"), status = h.out.find("\nExit status:\n");
+  ASSERT_NE(examples, std::string::npos) << h.out;
+  ASSERT_NE(status, std::string::npos) << h.out;
+  EXPECT_LT(examples, status);
+  for (const char* opt : {"--format", "--output", "--disable", "--enable", "--pedantic",
+                          "--strict", "--max-cpu", "--max-errors", "--quiet", "--list-rules",
+                          "--generation", "--address-width", "--byte-order", "--time-width",
+                          "--help", "--version"}) {
+    // an option line: "  --x", "  -f [ --x ]"; the name may recur only in descriptions
+    size_t lines = 0, first = std::string::npos;
+    for (size_t at = 0; (at = h.out.find(opt, at)) != std::string::npos; ++at) {
+      const size_t bol = h.out.rfind('\n', at) + 1;
+      const std::string head = h.out.substr(bol, at - bol);
+      const bool short_form = head.size() == 7 && head.rfind("  -", 0) == 0 &&
+                              head.compare(4, 3, " [ ") == 0;  // "  -f [ "
+      if (head == "  " || short_form) {
+        ++lines;
+        if (first == std::string::npos) first = at;
+      }
+    }
+    EXPECT_EQ(lines, 1u) << opt;
+    EXPECT_LT(first, examples) << opt;
+  }
+  EXPECT_EQ(h.out.find("Options:"), std::string::npos) << "no untitled duplicate group";
 }
 
 TEST_F(Cli, UsageErrorsExitTwo) {
@@ -177,6 +210,15 @@ TEST_F(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run("--format=xml " + q(valid())).status, 2);
   EXPECT_EQ(run("--disable no-such-rule " + q(valid())).status, 2);
   EXPECT_EQ(run("--generation L9 " + q(valid())).status, 2);
+  for (const std::string& bad : {std::string("--address-width 32"), std::string("-w 4"),
+                                 std::string("-g L3"), std::string("-b big"),
+                                 std::string("--time-width 3")}) {
+    const Outcome r = run(bad + " " + q(valid()));
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(r.out, "") << bad;
+    EXPECT_EQ(r.err.rfind("pmclog-validate: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("\nTry 'pmclog-validate --help'.\n"), std::string::npos) << r.err;
+  }
   EXPECT_EQ(run("--enable cpu-out-of-range " + q(valid())).status, 2);  // needs --max-cpu
   const Outcome missing = run(q(dir_ / "missing.pmclog"));
   EXPECT_EQ(missing.status, 2);

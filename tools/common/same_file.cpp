@@ -19,7 +19,7 @@ OutputError refuse_same_file(const std::string& output, const std::vector<std::s
     if (!stat_of(in, STDIN_FILENO, st)) continue;
     if (st.st_dev == out.st_dev && st.st_ino == out.st_ino) {
       const std::string o = output == "-" ? "standard output" : "'" + output + "'";
-      const std::string i = in == "-" ? "standard input" : "the input '" + in + "'";
+      const std::string i = in == "-" ? "(stdin)" : "the input '" + in + "'";
       return {OutputError::Kind::same_as_input,
               "the output " + o + " is the same file as " + i +
                   "; refusing to overwrite what is being read"};

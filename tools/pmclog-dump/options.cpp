@@ -5,24 +5,27 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli.h"
 #include "pmclog/abi.h"
-#include "pmclog/text.h"
 
 namespace po = boost::program_options;
+using pmclog::tools::cli::UsageError;
+namespace tools = pmclog::tools;
 
 namespace dump {
 
 namespace {
 
-constexpr const char* kUsage = "Usage: pmclog-dump [options] [FILE...]\n";
+constexpr const char* kTool = "pmclog-dump";
 
-constexpr const char* kExamples = R"(
-FILE may be a hwpmc(4) log of any generation (legacy L1/L2/L3, modern M9/M10), 32- or
-64-bit, little- or big-endian, plain or gzip/zstd-compressed. No FILE or "-" reads
-standard input (a pipe works).
-
-Examples:
-  pmclog-dump pmc.log                       one line per record, every field named
+constexpr tools::cli::HelpText kHelp{
+    kTool,
+    "Usage: pmclog-dump [options] [FILE...]\n",
+    R"txt(Prints hwpmc(4) logs of any generation (legacy L1/L2/L3, modern M9/M10), 32- or 64-bit,
+little- or big-endian, plain or gzip/zstd-compressed. No FILE or "-" reads standard input,
+named "(stdin)" in messages (a pipe works).
+)txt",
+    R"txt(  pmclog-dump pmc.log                       one line per record, every field named
   pmclog-dump --format=pmcstat pmc.log      what FreeBSD's `pmcstat -R pmc.log` prints
   pmclog-dump --format=jsonl pmc.log | jq . lossless JSON Lines (docs/jsonl.md)
   pmclog-dump --explain --head 3 pmc.log    the 32-bit words of each record, labelled
@@ -33,11 +36,13 @@ Examples:
   pmclog-dump --show-abi pmc.log            the detected ABI and the evidence for it
   gzip -dc pmc.log.gz | pmclog-dump -       from a pipe
   pmclog-dump --generation L3 --address-width 4 --byte-order big old.log
-
-Exit status: 0 all records good; 1 damaged data (the good records before the damage are
-printed, then one line on stderr names the file, the byte offset and the reason;
---keep-going resynchronizes and reports every skipped byte range); 2 usage or I/O error.
-)";
+)txt",
+    R"txt(  0  all records good
+  1  damaged data: the good records before the damage are printed, then one line on
+     stderr names the file, the byte offset and the reason (--keep-going resynchronizes
+     and reports every skipped byte range)
+  2  usage or I/O error
+)txt"};
 
 // Decimal, or hexadecimal with 0x; a leading '-' for negative numbers where allowed.
 bool parse_number(const std::string& s, int64_t& out) {
@@ -87,39 +92,31 @@ std::vector<std::string> split_list(const std::vector<std::string>& in) {
   return out;
 }
 
-struct UsageError {
-  std::string what;
-};
-
 int64_t number_or_throw(const std::string& opt, const std::string& s, int64_t lo, int64_t hi) {
   int64_t v = 0;
   if (!parse_number(s, v) || v < lo || v > hi)
-    throw UsageError{"--" + opt + ": '" + s + "' is not a valid value"};
+    throw UsageError("--" + opt + ": '" + s + "' is not a valid value");
   return v;
 }
 
 }  // namespace
 
 std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
-  po::options_description general("Options");
   std::string format = "text";
-  std::string generation, byte_order;
-  int address_width = 0;
+  tools::cli::AbiValues abi;
   std::vector<std::string> types, pids, pmcids, cpus;
   std::string from_offset, to_offset, head, top;
+  po::options_description output("Output");
   // clang-format off
-  general.add_options()
-    ("help,h", "show this help")
-    ("version", "show the version")
+  output.add_options()
     ("format,f", po::value(&format), "text (default), pmcstat, jsonl, explain; with --stats: text or json")
     ("explain", "same as --format=explain: each record's 32-bit words, labelled")
     ("stats", "print a summary instead of the records")
     ("top", po::value(&top), "with --stats: rows per table, most samples first (default 10; 0 or 'all': every row; JSON: every row unless given)")
     ("show-abi", "print the detected ABI and the evidence for it, then stop")
-    ("keep-going,k", "after damage, resynchronize and go on (the exit status is still 1)")
-    ("generation", po::value(&generation), "override detection: L1 L2 L3 M M9 M10")
-    ("address-width", po::value(&address_width), "override detection: 4 or 8 (bytes)")
-    ("byte-order", po::value(&byte_order), "override detection: little or big")
+    ("keep-going,k", "after damage, resynchronize and go on (the exit status is still 1)");
+  po::options_description selection("Selection");
+  selection.add_options()
     ("type,t", po::value(&types), "only these record types (kind ids, FORMAT.md names or pmcstat keywords; repeatable, comma-separated)")
     ("pid,p", po::value(&pids), "only records about these pids (pid, oldpid or newpid)")
     ("pmcid", po::value(&pmcids), "only records with these pmc ids (hex with 0x or decimal)")
@@ -128,27 +125,20 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("to-offset", po::value(&to_offset), "only records starting before this byte offset")
     ("head,n", po::value(&head), "stop after N selected records");
   // clang-format on
+  po::options_description visible;
+  visible.add(tools::cli::general_options()).add(output).add(selection).add(
+      tools::cli::abi_options(abi));
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::vector<std::string>>(), "input");
   po::options_description all;
-  all.add(general).add(hidden);
+  all.add(visible).add(hidden);
   po::positional_options_description pos;
   pos.add("file", -1);
 
-  try {
-    po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-      std::cout << kUsage << "\n" << general << kExamples;
-      exit_code = 0;
-      return std::nullopt;
-    }
-    if (vm.count("version")) {
-      std::cout << "pmclog-dump " << PMCLOG_DUMP_VERSION << "\n";
-      exit_code = 0;
-      return std::nullopt;
-    }
+  std::optional<Options> result;
+  exit_code = tools::cli::catch_usage_errors(kTool, [&] {
+    const po::variables_map vm = tools::cli::parse(argc, argv, all, &pos);
+    if (tools::cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
     Options o;
     if (vm.count("file")) o.files = vm["file"].as<std::vector<std::string>>();
     if (o.files.empty()) o.files.push_back("-");
@@ -160,38 +150,23 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     else if (format == "pmcstat") o.format = Format::pmcstat;
     else if (format == "jsonl" || format == "json") o.format = Format::jsonl;
     else if (format == "explain") o.format = Format::explain;
-    else throw UsageError{"--format: '" + format + "' is not one of text, pmcstat, jsonl, explain"};
+    else throw UsageError("--format: '" + format + "' is not one of text, pmcstat, jsonl, explain");
     if (o.stats) {
       if (o.format == Format::jsonl) o.stats_json = true;
       else if (o.format != Format::text)
-        throw UsageError{"--stats takes --format=text or --format=json"};
+        throw UsageError("--stats takes --format=text or --format=json");
     } else if (format == "json") {
-      throw UsageError{"--format=json is for --stats; records are printed with --format=jsonl"};
+      throw UsageError("--format=json is for --stats; records are printed with --format=jsonl");
     }
     if (!top.empty()) {
-      if (!o.stats) throw UsageError{"--top is for --stats"};
+      if (!o.stats) throw UsageError("--top is for --stats");
       o.top = top == "all" ? 0 : static_cast<uint64_t>(number_or_throw("top", top, 0, INT64_MAX));
     }
-
-    if (!generation.empty()) {
-      if (generation == "M" || generation == "m") o.hint.modern = true;
-      else if (auto g = pmclog::parse_generation(generation)) o.hint.generation = *g;
-      else throw UsageError{"--generation: '" + generation + "' is not one of L1 L2 L3 M M9 M10"};
-    }
-    if (vm.count("address-width")) {
-      if (address_width != 4 && address_width != 8)
-        throw UsageError{"--address-width: must be 4 or 8"};
-      o.hint.address_width = static_cast<uint8_t>(address_width);
-    }
-    if (!byte_order.empty()) {
-      auto b = pmclog::parse_byte_order(byte_order);
-      if (!b) throw UsageError{"--byte-order: '" + byte_order + "' is not little or big"};
-      o.hint.byte_order = *b;
-    }
+    o.hint = tools::cli::abi_hint(abi);
 
     for (const auto& t : split_list(types)) {
       auto k = pmclog::parse_kind(t);
-      if (!k) throw UsageError{"--type: '" + t + "' is not a record type"};
+      if (!k) throw UsageError("--type: '" + t + "' is not a record type");
       o.select.kinds.push_back(*k);
     }
     for (const auto& p : split_list(pids))
@@ -208,15 +183,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       o.select.head = static_cast<uint64_t>(number_or_throw("head", head, 0, INT64_MAX));
     // pids are compared as the 32-bit signed values the records hold
     for (auto& p : o.select.pids) p = static_cast<int32_t>(static_cast<uint32_t>(p));
-    return o;
-  } catch (const UsageError& e) {
-    // option values are echoed: untrusted text like file names
-    std::cerr << "pmclog-dump: " << pmclog::terminal_safe(e.what) << "\n" << kUsage << "Try 'pmclog-dump --help'.\n";
-  } catch (const po::error& e) {
-    std::cerr << "pmclog-dump: " << pmclog::terminal_safe(e.what()) << "\n" << kUsage << "Try 'pmclog-dump --help'.\n";
-  }
-  exit_code = 2;
-  return std::nullopt;
+    result = std::move(o);
+    return 0;
+  });
+  if (exit_code != 0) result.reset();
+  return result;
 }
 
 }  // namespace dump

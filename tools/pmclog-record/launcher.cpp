@@ -52,7 +52,8 @@ bool Launcher::prepare(const std::string& path, const std::vector<std::string>& 
   return true;
 }
 
-bool Launcher::go(std::string& err) {
+bool Launcher::go(std::string& err, int& exec_errno) {
+  exec_errno = 0;
   char c = 1;
   ssize_t w = write(go_fd_, &c, 1);
   close(go_fd_);
@@ -68,6 +69,7 @@ bool Launcher::go(std::string& err) {
   close(err_fd_);
   err_fd_ = -1;
   if (n == static_cast<ssize_t>(sizeof(e))) {
+    exec_errno = e;
     err = std::string("cannot execute the command: ") + std::strerror(e);
     return false;
   }

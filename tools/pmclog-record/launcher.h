@@ -13,8 +13,9 @@ class Launcher {
  public:
   // Forks the child, which blocks until go(). Returns false with a message on failure.
   bool prepare(const std::string& path, const std::vector<std::string>& argv, std::string& err);
-  // Lets the child exec. Returns false with a message when the exec failed.
-  bool go(std::string& err);
+  // Lets the child exec. Returns false with a message when the exec failed (`exec_errno`
+  // then holds execv's errno, 0 when the child could not be started at all).
+  bool go(std::string& err, int& exec_errno);
   pid_t pid() const { return pid_; }
   // Kills and reaps a child that was prepared but never released.
   void abort();

@@ -36,9 +36,16 @@ struct Options {
 };
 
 // Parses argv. Returns nullopt and sets `exit_code` when the program should stop at once
-// (--help, --version, or a usage error already reported on stderr).
+// (--help, --version: 0; a usage error already reported on stderr: 2).
 std::optional<Options> parse_options(int argc, char** argv, int& exit_code);
 
 inline constexpr const char* kDefaultOutput = "pmclog.out";
+
+// Exit statuses of the tool's own failures, as env(1) and timeout(1) have them, so that they
+// stay apart from the command's (passed through) and from usage errors (2, before anything
+// runs).
+inline constexpr int kExitFailed = 125;      // pmclog-record itself failed
+inline constexpr int kExitCannotRun = 126;   // the command exists but cannot be executed
+inline constexpr int kExitNotFound = 127;    // no such command
 
 }  // namespace record

@@ -84,13 +84,19 @@ std::vector<pid_t> all_pids() { return numeric_entries("/proc"); }
 
 bool process_exists(pid_t pid) { return kill(pid, 0) == 0 || errno == EPERM; }
 
-std::optional<std::string> resolve_command(const std::string& command, std::string& why) {
+std::optional<std::string> resolve_command(const std::string& command, std::string& why,
+                                           bool& found) {
+  found = false;
+  std::string first_why;  // the reason of the first candidate that exists (bash reports it)
   auto runnable = [&](const std::string& p) {
     struct stat st;
     if (stat(p.c_str(), &st) != 0) { why = std::strerror(errno); return false; }
-    if (S_ISDIR(st.st_mode)) { why = "is a directory"; return false; }
-    if (access(p.c_str(), X_OK) != 0) { why = std::strerror(errno); return false; }
-    return true;
+    if (S_ISDIR(st.st_mode)) why = "is a directory";
+    else if (access(p.c_str(), X_OK) != 0) why = std::strerror(errno);
+    else return true;
+    if (!found) first_why = why;
+    found = true;
+    return false;
   };
   if (command.empty()) { why = "empty command"; return std::nullopt; }
   if (command.find('/') != std::string::npos) {
@@ -109,7 +115,7 @@ std::optional<std::string> resolve_command(const std::string& command, std::stri
     if (runnable(cand)) return cand;
     pos = colon + 1;
   }
-  why = "not found in PATH";
+  why = found ? first_why : "not found in PATH";
   return std::nullopt;
 }
 

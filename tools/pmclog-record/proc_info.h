@@ -24,7 +24,9 @@ std::vector<pid_t> proc_threads(pid_t pid);  // /proc/PID/task entries
 std::vector<pid_t> all_pids();               // numeric entries of /proc
 bool process_exists(pid_t pid);
 
-// The program execvp(3) would run for `command`, or nullopt with a reason when none.
-std::optional<std::string> resolve_command(const std::string& command, std::string& why);
+// The program execvp(3) would run for `command`, or nullopt with a reason when none;
+// `found` then says whether some candidate exists but cannot be run (a shell's 126, not 127).
+std::optional<std::string> resolve_command(const std::string& command, std::string& why,
+                                           bool& found);
 
 }  // namespace record

@@ -112,8 +112,8 @@ class Merger {
 
 int status_to_exit(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);  // as shells report it
+  return kExitFailed;
 }
 
 bool read_group(int fd, PerfEvent& e) {
@@ -165,27 +165,11 @@ int list_events() {
 
 int run_record(const Options& opt) {
   const bool command_mode = !opt.command.empty();
-  if (opt.counting && opt.system_wide) {
-    std::fprintf(stderr, "pmclog-record: --count with -a is not supported (system-mode "
-                         "counting PMCs write no PROCCSW/PROCEXIT); use --count with a "
-                         "command or -p\n");
-    return 2;
-  }
-
-  // Events first: an unknown name is a usage error.
+  // parse_options() has refused unknown events and --count with -a (usage errors).
   std::vector<EventChoice> events;
   for (const auto& name : opt.events) {
     auto spec = find_event(name);
-    if (!spec) {
-      std::string known;
-      for (const auto& e : known_events()) {
-        known += ' ';
-        known += e.name;
-      }
-      std::fprintf(stderr, "pmclog-record: unknown event '%s'; known events:%s rXXXX "
-                   "(see --list-events)\n", pmclog::escaped(name).c_str(), known.c_str());
-      return 2;
-    }
+    if (!spec) return kExitFailed;  // unreachable after parse_options()
     events.push_back(EventChoice{name, *spec, false});
   }
 
@@ -193,22 +177,20 @@ int run_record(const Options& opt) {
   std::string cmd_path;
   if (command_mode) {
     std::string why;
-    auto p = resolve_command(opt.command[0], why);
+    bool found = false;
+    auto p = resolve_command(opt.command[0], why, found);
     if (!p) {
       std::fprintf(stderr, "pmclog-record: cannot run '%s': %s; nothing was recorded\n",
                    pmclog::display_path(opt.command[0]).c_str(), why.c_str());
       // As a shell does: 127 when there is no such program, 126 when it cannot be run.
-      struct stat st;
-      const bool exists = opt.command[0].find('/') != std::string::npos &&
-                          stat(opt.command[0].c_str(), &st) == 0;
-      return exists ? 126 : 127;
+      return found ? kExitCannotRun : kExitNotFound;
     }
     cmd_path = *p;
   }
   for (pid_t pid : opt.pids)
     if (!process_exists(pid)) {
       std::fprintf(stderr, "pmclog-record: no process %d; nothing was recorded\n", pid);
-      return 1;
+      return kExitFailed;
     }
 
   const pmclog::Abi abi = opt.abi;
@@ -228,7 +210,7 @@ int run_record(const Options& opt) {
     std::string err;
     if (!launcher.prepare(cmd_path, opt.command, err)) {
       std::fprintf(stderr, "pmclog-record: %s\n", err.c_str());
-      return 1;
+      return kExitFailed;
     }
     if (!opt.system_wide) targets.push_back(launcher.pid());
   }
@@ -255,7 +237,7 @@ int run_record(const Options& opt) {
       std::fprintf(stderr, "pmclog-record: %s; nothing was recorded\n",
                    pmclog::terminal_safe(err).c_str());
       launcher.abort();
-      return 1;
+      return kExitFailed;
     }
   }
 
@@ -278,7 +260,7 @@ int run_record(const Options& opt) {
       // the sink's messages name the output path
       std::fprintf(stderr, "pmclog-record: %s\n", pmclog::terminal_safe(err).c_str());
       launcher.abort();
-      return 1;
+      return kExitFailed;
     }
   }
 
@@ -396,12 +378,14 @@ int run_record(const Options& opt) {
   if (command_mode) {
     if (opt.system_wide) set_enabled(opened, true);
     std::string err;
-    if (!launcher.go(err)) {
+    int exec_errno = 0;
+    if (!launcher.go(err, exec_errno)) {
       std::fprintf(stderr, "pmclog-record: %s: %s; nothing was recorded\n", err.c_str(),
                    pmclog::display_path(cmd_path).c_str());
       int st;
       waitpid(child, &st, 0);
-      return 126;
+      // ENOENT after the program was found: its interpreter is missing, as env(1) says 127.
+      return exec_errno == ENOENT ? kExitNotFound : kExitCannotRun;
     }
   } else {
     set_enabled(opened, true);
@@ -502,7 +486,7 @@ int run_record(const Options& opt) {
   if (!sink.commit(err)) {
     std::fprintf(stderr, "pmclog-record: %s; no log was written\n",
                  pmclog::terminal_safe(err).c_str());
-    return 1;
+    return kExitFailed;
   }
   if (command_mode) exit_code = status_to_exit(child_status);
 

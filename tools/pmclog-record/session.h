@@ -6,7 +6,8 @@
 
 namespace record {
 
-// Returns the process exit status: the command's status, or 0/1/2 for -p/-a and errors.
+// Returns the process exit status: the command's status (128+N for signal N), 0 for -p/-a,
+// or kExitFailed/kExitCannotRun/kExitNotFound (options.h).
 int run_record(const Options& opt);
 // --list-events: prints the table with each event opened to test support.
 int list_events();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "config.h"
 #include "output_file.h"
 #include "pmclog/abi.h"
@@ -26,15 +27,16 @@ using namespace pmclog::validate;
 
 namespace {
 
-constexpr int kExitUsage = 2;
+using tools::cli::kExitUsage;
+using tools::cli::UsageError;
 
-struct UsageError {
-  std::string message;
-};
+constexpr const char* kTool = "pmclog-validate";
 
-const char* kUsage = R"(Usage: pmclog-validate [options] FILE...
-
-Checks FreeBSD hwpmc(4) logs (every generation, 32/64-bit, either byte order; gzip and zstd
+constexpr tools::cli::HelpText kHelp{
+    kTool,
+    "Usage: pmclog-validate [options] FILE...\n"
+    "       pmclog-validate --list-rules [--format=json]\n",
+    R"txt(Checks FreeBSD hwpmc(4) logs (every generation, 32/64-bit, either byte order; gzip and zstd
 are read transparently; '-' is standard input) and reports every problem it finds, one line
 each, sorted by offset:
 
@@ -42,18 +44,18 @@ each, sorted by offset:
 
 then a one-line summary. It resynchronizes after damage, so independent problems each get
 their own line.
-
-Exit status: 0 every file valid; 1 any error (or any warning with --strict);
-2 usage or I/O errors.
-
-Examples:
-  pmclog-validate cpu.pmclog                  check one log
+)txt",
+    R"txt(  pmclog-validate cpu.pmclog                  check one log
   pmclog-validate --strict --format=github *.pmclog
   pmclog-validate --format=junit -o report.xml logs/*.pmclog.zst
   pmclog-validate --pedantic --max-cpu 63 -   check a pipe, stale bytes and CPUs too
+  pmclog-validate --generation L3 --address-width 4 --byte-order big old.pmclog
   pmclog-validate --list-rules                every rule, its severity and why
-
-Options)";
+)txt",
+    R"txt(  0  every file valid
+  1  any error (or any warning with --strict)
+  2  usage or I/O error
+)txt"};
 
 std::vector<std::string> split_list(const std::vector<std::string>& items) {
   std::vector<std::string> out;
@@ -86,41 +88,9 @@ void apply_rules(Config& cfg, const std::vector<std::string>& names, bool on) {
       }
     }
     if (!matched) {
-      throw UsageError{fmt::format("unknown rule '{}' (see --list-rules)", n)};
+      throw UsageError(fmt::format("unknown rule '{}' (see --list-rules)", n));
     }
   }
-}
-
-AbiHint make_hint(const po::variables_map& vm) {
-  AbiHint hint;
-  if (vm.count("generation")) {
-    const std::string g = vm["generation"].as<std::string>();
-    if (g == "M" || g == "m") {
-      hint.modern = true;
-    } else if (auto gen = parse_generation(g)) {
-      hint.generation = *gen;
-    } else {
-      throw UsageError{fmt::format("--generation: '{}' is not L1, L2, L3, M, M9 or M10", g)};
-    }
-  }
-  if (vm.count("address-width")) {
-    const unsigned w = vm["address-width"].as<unsigned>();
-    if (w != 4 && w != 8 && w != 32 && w != 64)
-      throw UsageError{"--address-width: give 4 or 8 (bytes), or 32 or 64 (bits)"};
-    hint.address_width = static_cast<uint8_t>(w > 8 ? w / 8 : w);
-  }
-  if (vm.count("byte-order")) {
-    const std::string o = vm["byte-order"].as<std::string>();
-    auto bo = parse_byte_order(o);
-    if (!bo) throw UsageError{fmt::format("--byte-order: '{}' is not little or big", o)};
-    hint.byte_order = *bo;
-  }
-  if (vm.count("time-width")) {
-    const unsigned w = vm["time-width"].as<unsigned>();
-    if (w != 4 && w != 8) throw UsageError{"--time-width: give 4 or 8 (bytes)"};
-    hint.time_width = static_cast<uint8_t>(w);
-  }
-  return hint;
 }
 
 // Standard output through the shared output component, so that a write error is seen (a full
@@ -136,18 +106,10 @@ int write_stdout(const std::string& s, int status) {
 }
 
 int run(int argc, char** argv) {
-  po::options_description opts("Options");
+  tools::cli::AbiValues abi;
+  po::options_description checks("Checks");
   // clang-format off
-  opts.add_options()
-    ("help,h", "show this help")
-    ("version", "show the version")
-    ("list-rules", "list every rule: id, severity, category, default, description and why "
-                   "that severity (as JSON with --format=json)")
-    ("format,f", po::value<std::string>()->default_value("text"),
-     "text | json | github | junit")
-    ("output,o", po::value<std::string>(),
-     "write the report to this file (a regular file is written to a temporary name, then "
-     "renamed; a device or FIFO is written through; one of the logs is refused)")
+  checks.add_options()
     ("disable", po::value<std::vector<std::string>>()->composing(),
      "turn off rules: ids, categories (framing, types, contents, structure) or 'all'; "
      "repeatable, comma-separated; wins over --enable")
@@ -157,37 +119,35 @@ int run(int argc, char** argv) {
     ("strict", "warnings make the exit status 1 too")
     ("max-cpu", po::value<uint32_t>(), "highest CPU number of the producing machine; "
                                        "enables cpu-out-of-range")
+    ("list-rules", "list every rule: id, severity, category, default, description and why "
+                   "that severity (as JSON with --format=json)");
+  po::options_description report("Report");
+  report.add_options()
+    ("format,f", po::value<std::string>()->default_value("text"),
+     "text | json | github | junit")
+    ("output,o", po::value<std::string>(),
+     "write the report to this file (a regular file is written to a temporary name, then "
+     "renamed; a device or FIFO is written through; one of the logs is refused)")
     ("max-errors", po::value<uint64_t>()->default_value(1000),
      "print at most N diagnostics per file, those with the lowest offsets (0: all); the "
      "summary counts every one")
-    ("quiet,q", "print nothing; only the exit status (--output is still written)")
-    ("generation,g", po::value<std::string>(), "force the generation: L1 L2 L3 M M9 M10")
-    ("address-width,w", po::value<unsigned>(), "force the address size: 4 or 8 bytes")
-    ("byte-order,b", po::value<std::string>(), "force the byte order: little | big")
-    ("time-width", po::value<unsigned>(), "force the modern INITIALIZE time_t size: 4 or 8");
+    ("quiet,q", "print nothing; only the exit status (--output is still written)");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::vector<std::string>>(), "log files");
   // clang-format on
+  po::options_description visible;
+  visible.add(tools::cli::general_options()).add(checks).add(report).add(
+      tools::cli::abi_options(abi));
   po::options_description all;
-  all.add(opts).add(hidden);
+  all.add(visible).add(hidden);
   po::positional_options_description pos;
   pos.add("file", -1);
 
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-
-  if (vm.count("help")) {
-    std::cout << kUsage << ":\n" << opts << '\n';
-    return 0;
-  }
-  if (vm.count("version")) {
-    std::cout << "pmclog-validate " << PMCLOG_VALIDATE_VERSION << '\n';
-    return 0;
-  }
+  const po::variables_map vm = tools::cli::parse(argc, argv, all, &pos);
+  if (tools::cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
   const std::string format = vm["format"].as<std::string>();
   if (format != "text" && format != "json" && format != "github" && format != "junit")
-    throw UsageError{fmt::format("--format: '{}' is not text, json, github or junit", format)};
+    throw UsageError(fmt::format("--format: '{}' is not text, json, github or junit", format));
   if (vm.count("list-rules")) {
     std::string out;
     if (format == "json") {
@@ -197,7 +157,7 @@ int run(int argc, char** argv) {
     }
     return write_stdout(out, 0);
   }
-  if (!vm.count("file")) throw UsageError{"no log file given (use '-' for standard input)"};
+  if (!vm.count("file")) throw UsageError("no log file given (use '-' for standard input)");
   const auto files = vm["file"].as<std::vector<std::string>>();
   tools::OutputOptions out_opt;
   out_opt.inputs = files;
@@ -214,9 +174,9 @@ int run(int argc, char** argv) {
   if (vm.count("enable")) apply_rules(cfg, vm["enable"].as<std::vector<std::string>>(), true);
   if (vm.count("disable")) apply_rules(cfg, vm["disable"].as<std::vector<std::string>>(), false);
   if (cfg.on(Rule::cpu_out_of_range) && !max_cpu)
-    throw UsageError{"cpu-out-of-range needs --max-cpu"};
+    throw UsageError("cpu-out-of-range needs --max-cpu");
   cfg.max_diagnostics = vm["max-errors"].as<uint64_t>();
-  const AbiHint hint = make_hint(vm);
+  const AbiHint hint = tools::cli::abi_hint(abi);
   const bool strict = vm.count("strict") > 0;
   const bool quiet = vm.count("quiet") > 0;
 
@@ -262,13 +222,7 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   tools::install_cleanup_signal_handlers();
   try {
-    return run(argc, argv);
-  } catch (const UsageError& e) {
-    std::cerr << "pmclog-validate: " << terminal_safe(e.message)
-              << "\nTry 'pmclog-validate --help'.\n";
-  } catch (const po::error& e) {
-    std::cerr << "pmclog-validate: " << terminal_safe(e.what())
-              << "\nTry 'pmclog-validate --help'.\n";
+    return tools::cli::catch_usage_errors(kTool, [&] { return run(argc, argv); });
   } catch (const std::exception& e) {
     std::cerr << "pmclog-validate: " << terminal_safe(e.what()) << '\n';
   }

@@ -1,0 +1,123 @@
+#include "cli.h"
+
+#include <iostream>
+#include <ostream>
+
+#include "pmclog/abi.h"
+#include "pmclog/text.h"
+
+namespace pmclog::tools::cli {
+
+const char* version() { return PMCLOG_PROJECT_VERSION; }
+
+po::options_description general_options() {
+  po::options_description g("General");
+  g.add_options()
+      ("help,h", "show this help")
+      ("version,V", "show the version");
+  return g;
+}
+
+po::options_description abi_options(AbiValues& v, const AbiOptionSet& set) {
+  // program_options copies the description, so a temporary string will do.
+  auto with_default = [](std::string_view what, std::string_view dflt) {
+    return std::string(what) + " (default: " + std::string(dflt) + ")";
+  };
+  po::options_description g("ABI of the log");
+  if (set.generation)
+    g.add_options()("generation", po::value(&v.generation)->value_name("GEN"),
+                    with_default("L1 L2 L3 M9 M10, or M (M9 or M10 by the INITIALIZE version)",
+                                 set.generation_default).c_str());
+  if (set.address_width)
+    g.add_options()("address-width", po::value(&v.address_width)->value_name("4|8"),
+                    with_default("bytes per address", set.address_width_default).c_str());
+  if (set.byte_order)
+    g.add_options()("byte-order", po::value(&v.byte_order)->value_name("little|big"),
+                    with_default("byte order", set.byte_order_default).c_str());
+  if (set.time_width)
+    g.add_options()("time-width", po::value(&v.time_width)->value_name("4|8"),
+                    with_default("bytes of time_t in the modern INITIALIZE",
+                                 set.time_width_default).c_str());
+  return g;
+}
+
+AbiHint abi_hint(const AbiValues& v) {
+  AbiHint hint;
+  if (!v.generation.empty()) {
+    if (v.generation == "M" || v.generation == "m") {
+      hint.modern = true;
+    } else if (auto g = parse_generation(v.generation)) {
+      hint.generation = *g;
+    } else {
+      throw UsageError("--generation: '" + v.generation + "' is not one of L1 L2 L3 M M9 M10");
+    }
+  }
+  if (v.address_width) {
+    // Bits were accepted by some tools once; a silent guess would hide a wrong script.
+    if (v.address_width == 32 || v.address_width == 64)
+      throw UsageError("--address-width is in bytes: give " +
+                       std::to_string(v.address_width / 8) + ", not " +
+                       std::to_string(v.address_width));
+    if (v.address_width != 4 && v.address_width != 8)
+      throw UsageError("--address-width: '" + std::to_string(v.address_width) +
+                       "' is not 4 or 8 (bytes)");
+    hint.address_width = static_cast<uint8_t>(v.address_width);
+  }
+  if (!v.byte_order.empty()) {
+    auto b = parse_byte_order(v.byte_order);
+    if (!b) throw UsageError("--byte-order: '" + v.byte_order + "' is not little or big");
+    hint.byte_order = *b;
+  }
+  if (v.time_width) {
+    if (v.time_width != 4 && v.time_width != 8)
+      throw UsageError("--time-width: '" + std::to_string(v.time_width) +
+                       "' is not 4 or 8 (bytes)");
+    hint.time_width = static_cast<uint8_t>(v.time_width);
+  }
+  return hint;
+}
+
+po::variables_map parse(int argc, char** argv, const po::options_description& all,
+                        const po::positional_options_description* positional) {
+  po::variables_map vm;
+  try {
+    po::command_line_parser p(argc, argv);
+    p.options(all);
+    if (positional) p.positional(*positional);
+    po::store(p.run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  return vm;
+}
+
+void print_help(const HelpText& help, const po::options_description& visible, std::ostream& out) {
+  out << help.synopsis << '\n';
+  // program_options starts each group with a blank line.
+  out << help.description << visible << '\n';
+  if (!help.examples.empty()) out << "Examples:\n" << help.examples << '\n';
+  out << "Exit status:\n" << help.exit_status;
+}
+
+bool print_help_or_version(const po::variables_map& vm, const HelpText& help,
+                           const po::options_description& visible, std::ostream& out) {
+  if (vm.count("help")) {
+    print_help(help, visible, out);
+    return true;
+  }
+  if (vm.count("version")) {
+    out << help.tool << ' ' << version() << '\n';
+    return true;
+  }
+  return false;
+}
+
+int usage_error(std::string_view tool, std::string_view message) {
+  // Option values are echoed: untrusted text, like file names.
+  std::cerr << tool << ": " << terminal_safe(std::string(message)) << "\nTry '" << tool
+            << " --help'.\n";
+  return kExitUsage;
+}
+
+}  // namespace pmclog::tools::cli

@@ -6,8 +6,9 @@ packages=(
   build-essential cmake pkg-config g++-12 clang-14 libclang-rt-14-dev
   libboost-dev libboost-program-options-dev
   libgtest-dev libgmock-dev
-  libfmt-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev nlohmann-json3-dev
+  libfmt-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev nlohmann-json3-dev libsimdjson-dev
   python3 jq gzip zstd xz-utils bzip2 valgrind
+  libdw-dev libelf-dev elfutils binutils
 )
 missing=()
 for p in "${packages[@]}"; do

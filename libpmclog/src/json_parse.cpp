@@ -1,17 +1,24 @@
 // Reading one JSON Lines record (docs/jsonl.md) back into a RecordValue plus the patches that
-// restore stale bytes. Uses nlohmann's SAX interface: no DOM is built, so a line costs one
-// pass over its characters (the write tool's jsonl speed target is 100 MB/s).
-#include <array>
-#include <charconv>
-#include <cstring>
+// restore stale bytes. simdjson's DOM parses the line (its parser picks the machine's SIMD
+// kernels at run time; On-Demand in simdjson 3.0 is compiled for the build's baseline only,
+// and measured slower here), one walk over the members fills a `Collected` (strings stay in
+// the parser's buffer), and the record's layout then says which members it may have and how
+// wide each value is. Strict: a member the schema does not know, or that the record does not
+// have, is an error rather than a silent 0. On-Demand is used on the error path only, to give
+// the column of a syntax error.
+#include <bitset>
+#include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
+#include "json_members.h"
+#include "json_syntax.h"
 #include "pmclog/json.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
@@ -21,483 +28,185 @@ namespace pmclog {
 
 namespace {
 
-using json = nlohmann::json;
-
-// Members the parser knows. Field values first (indexed by Field), then their _hex twins,
-// then the record-level members.
-enum Slot : int {
-  kHexBase = kFieldCount,
-  kType = 2 * kFieldCount,
-  kTypeCode, kLength, kOffset, kGeneration, kTsSec, kTsNsec, kTsc, kTscHex, kCpu,
-  kUnwritten, kPayloadHex, kAddressWidth, kByteOrder, kTimeWidth,
-  kSlotCount,
-  kIgnored = -1,
-};
-
-// Member name -> slot, as a small open-addressing table: a line has a dozen members, and a
-// general hash map's hashing and bucket division showed in profiles.
-class SlotTable {
- public:
-  SlotTable() {
-    names_.reserve(128);  // owns the strings the views point into: never reallocated
-    for (int f = 0; f < kFieldCount; ++f) {
-      add(std::string(field_name(static_cast<Field>(f))), f);
-      add(std::string(field_name(static_cast<Field>(f))) + "_hex", kHexBase + f);
-    }
-    const std::pair<const char*, int> extra[] = {
-        {"type", kType},         {"type_code", kTypeCode},     {"length", kLength},
-        {"offset", kOffset},     {"generation", kGeneration},  {"ts_sec", kTsSec},
-        {"ts_nsec", kTsNsec},    {"tsc", kTsc},                {"tsc_hex", kTscHex},
-        {"cpu", kCpu},           {"unwritten", kUnwritten},    {"payload_hex", kPayloadHex},
-        {"address_width", kAddressWidth}, {"byte_order", kByteOrder},
-        {"time_width", kTimeWidth}};
-    for (const auto& [n, slot] : extra) add(n, slot);
-  }
-  int find(std::string_view k) const {
-    for (uint32_t i = hash(k);; i = (i + 1) & kMask) {
-      if (entries_[i].slot == kIgnored) return kIgnored;
-      if (entries_[i].name == k) return entries_[i].slot;
-    }
-  }
-
- private:
-  static constexpr uint32_t kMask = 255;  // 256 entries for about 75 names
-  static uint32_t hash(std::string_view k) {
-    uint32_t h = 2166136261u;
-    for (char ch : k) h = (h ^ static_cast<unsigned char>(ch)) * 16777619u;
-    return (h ^ (h >> 16)) & kMask;
-  }
-  void add(std::string name, int slot) {
-    names_.push_back(std::move(name));
-    const std::string_view n = names_.back();
-    uint32_t i = hash(n);
-    while (entries_[i].slot != kIgnored) i = (i + 1) & kMask;
-    entries_[i] = {n, slot};
-  }
-  struct Entry {
-    std::string_view name;
-    int slot = kIgnored;
-  };
-  std::vector<std::string> names_;
-  std::array<Entry, kMask + 1> entries_{};
-};
-
-const SlotTable& slot_table() {
-  static const SlotTable table;
-  return table;
-}
-
-// A number as written: JSON integer (signed or not) or a "0x…"/decimal string.
-struct Num {
-  bool present = false;
-  bool negative = false;  // v holds the magnitude
-  uint64_t v = 0;
-};
-
-bool parse_num_string(std::string_view s, Num& out) {
-  bool neg = false;
-  if (!s.empty() && s[0] == '-') {
-    neg = true;
-    s.remove_prefix(1);
-  }
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  if (s.empty()) return false;
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (ec != std::errc() || p != s.data() + s.size()) return false;
-  out.present = true;
-  out.negative = neg && v != 0;
-  out.v = v;
-  return true;
-}
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-bool decode_hex(std::string_view s, std::string& out) {
-  if (s.size() % 2) return false;
-  out.clear();
-  out.reserve(s.size() / 2);
-  for (size_t i = 0; i < s.size(); i += 2) {
-    const int hi = hex_digit(s[i]), lo = hex_digit(s[i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out.push_back(static_cast<char>(hi << 4 | lo));
-  }
-  return true;
-}
+using namespace json_detail;
 
 Error fail(Errc code, std::string msg) { return Error{code, 0, 0, std::move(msg)}; }
+Error bad(std::string msg) { return fail(Errc::value_out_of_range, std::move(msg)); }
 
-std::string field_label(std::string_view name) { return "field '" + std::string(name) + "'"; }
+std::string label(std::string_view name) { return "field '" + std::string(name) + "'"; }
 
-// Everything the SAX pass collects; interpreted once the record's layout is known.
+// Everything the pass collects; interpreted once the record's layout is known. Views point
+// into the parser's string buffer, valid for this line.
 struct Collected {
+  std::bitset<kSlotCount> seen;
   std::array<Num, kSlotCount> num{};
-  std::array<bool, kFieldCount> text_present{};
-  std::array<std::string, kFieldCount> text{};      // plain strings
-  std::array<std::string, kFieldCount> text_hex{};  // _hex strings (exact bytes)
-  std::array<bool, kFieldCount> text_hex_present{};
-  std::string type, generation, byte_order, payload_hex;
-  bool has_type = false, has_payload = false;
+  std::array<std::string_view, kSlotCount> str{};  // string members (text, _hex, type, ...)
   std::vector<Num> pcs, pcs_hex;
-  bool has_pcs = false, has_pcs_hex = false;
-  struct Patch { Num at; std::string hex; bool has_hex = false; };
+  struct Patch {
+    Num at;
+    std::string_view hex;
+    bool has_hex = false;
+  };
   std::vector<Patch> unwritten;
+  void reset() {
+    seen.reset();
+    pcs.clear();
+    pcs_hex.clear();
+    unwritten.clear();
+  }
 };
 
-// The SAX handler. Depth 1 is the record object; arrays of pcs and the unwritten list are
-// the only nesting the schema has; anything else nested is skipped.
-class Sax {
- public:
-  explicit Sax(Collected& c) : c_(c) {}
-  std::string error;
+bool is_numeric_slot(int s) {
+  return s < kScalarFieldCount || (s >= kHexBase && s < kHexBase + kScalarFieldCount) ||
+         s == kTypeCode || s == kLength || s == kOffset || s == kTsSec || s == kTsNsec ||
+         s == kTsc || s == kTscHex || s == kCpu || s == kAddressWidth || s == kTimeWidth;
+}
 
-  bool null() { return scalar_type_error("null"); }
-  bool boolean(bool b) {
-    // Informational "usermode": true/false is accepted as 1/0.
-    Num n;
-    n.present = true;
-    n.v = b ? 1 : 0;
-    return put_num(n, "a boolean");
+std::string unknown_member(std::string_view k) {
+  std::string msg = "unknown member '" + std::string(k) + "'";
+  const std::string_view near = slot_table().nearest(k);
+  if (!near.empty()) msg += " (did you mean '" + std::string(near) + "'?)";
+  return msg + "; docs/jsonl.md lists the members";
+}
+
+// The same pass over simdjson's DOM: the parser dispatches at run time to the machine's SIMD
+// kernels (On-Demand in simdjson 3.0 is compiled for the build's baseline only).
+namespace dom = simdjson::dom;
+
+const char* type_name(dom::element_type t) {
+  switch (t) {
+    case dom::element_type::ARRAY: return "an array";
+    case dom::element_type::OBJECT: return "an object";
+    case dom::element_type::INT64:
+    case dom::element_type::UINT64:
+    case dom::element_type::DOUBLE: return "a number";
+    case dom::element_type::STRING: return "a string";
+    case dom::element_type::BOOL: return "a boolean";
+    case dom::element_type::NULL_VALUE: return "null";
   }
-  bool number_integer(json::number_integer_t x) {
-    Num n;
-    n.present = true;
-    n.negative = x < 0;
-    n.v = x < 0 ? static_cast<uint64_t>(-(x + 1)) + 1 : static_cast<uint64_t>(x);
-    return put_num(n, nullptr);
-  }
-  bool number_unsigned(json::number_unsigned_t x) {
-    Num n;
-    n.present = true;
-    n.v = x;
-    return put_num(n, nullptr);
-  }
-  bool number_float(json::number_float_t, const std::string& s) {
-    if (skipping()) return true;
-    if (slot_ == kIgnored && depth_ == 1) return true;
-    return set_error(where() + ": " + s + " is not an integer (or is beyond 64 bits)");
-  }
-  bool string(std::string& s) {
-    if (skipping()) return true;
-    if (depth_ == 1) return top_string(s);
-    if (depth_ == 2 && in_array_) {
-      Num n;
-      if (!parse_num_string(s, n))
-        return set_error(where() + ": element \"" + s + "\" is not a number");
-      return put_num(n, nullptr);
+  return "a value";
+}
+
+std::optional<Error> read_num(dom::element v, std::string_view name, Num& n) {
+  switch (v.type()) {
+    case dom::element_type::UINT64:
+      n = Num{true, false, v.get_uint64().value_unsafe()};
+      return std::nullopt;
+    case dom::element_type::INT64: {
+      const int64_t x = v.get_int64().value_unsafe();
+      n = Num{true, x < 0, x < 0 ? static_cast<uint64_t>(-(x + 1)) + 1 : static_cast<uint64_t>(x)};
+      return std::nullopt;
     }
-    if (depth_ == 3 && in_patch_) {
-      if (patch_key_ == "hex") {
-        c_.unwritten.back().hex = std::move(s);
-        c_.unwritten.back().has_hex = true;
-        return true;
+    case dom::element_type::DOUBLE: {
+      // The DOM keeps no token text: a whole number here was too wide for 64 bits.
+      const double d = v.get_double().value_unsafe();
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.17g", d);
+      if (d == std::floor(d) && (d >= 0x1p64 || d < -0x1p63))
+        return bad(label(name) + ": " + buf + " exceeds 64 bits");
+      return bad(label(name) + ": " + buf + " is not an integer");
+    }
+    case dom::element_type::STRING: {
+      const std::string_view s = v.get_string().value_unsafe();
+      switch (parse_num_string(s, n)) {
+        case NumText::ok: return std::nullopt;
+        case NumText::too_wide: return bad(label(name) + ": \"" + std::string(s) + "\" exceeds 64 bits");
+        case NumText::not_a_number: break;
       }
-      if (patch_key_ == "at") {
-        Num n;
-        if (!parse_num_string(s, n)) return set_error("field 'unwritten': bad 'at' value");
-        c_.unwritten.back().at = n;
-      }
-      return true;
+      return bad(label(name) + ": \"" + std::string(s) + "\" is not a number");
     }
-    return true;
+    case dom::element_type::BOOL:
+      n = Num{true, false, v.get_bool().value_unsafe() ? 1u : 0u};
+      return std::nullopt;
+    default: break;
   }
-  bool binary(json::binary_t&) { return true; }
-  bool start_object(std::size_t) {
-    ++depth_;
-    if (depth_ == 1) return true;
-    if (skipping()) return true;
-    if (depth_ == 2 && slot_ == kIgnored) return begin_skip();
-    if (depth_ == 3 && in_array_ && slot_ == kUnwritten) {
-      c_.unwritten.emplace_back();
-      in_patch_ = true;
-      patch_key_.clear();
-      return true;
+  return bad(label(name) + ": " + type_name(v.type()) + " is not allowed here (a number is expected)");
+}
+
+std::optional<Error> read_str(dom::element v, std::string_view name, std::string_view& s) {
+  if (v.type() != dom::element_type::STRING)
+    return bad(label(name) + ": " + type_name(v.type()) + " is not allowed here (a string is expected)");
+  s = v.get_string().value_unsafe();
+  return std::nullopt;
+}
+
+std::optional<Error> read_num_array(dom::element v, std::string_view name, std::vector<Num>& out) {
+  if (v.type() != dom::element_type::ARRAY)
+    return bad(label(name) + ": " + type_name(v.type()) + " is not allowed here (an array is expected)");
+  const dom::array arr = v.get_array().value_unsafe();
+  for (dom::element item : arr) {
+    Num n;
+    if (auto err = read_num(item, name, n)) {
+      err->message.insert(label(name).size(), ": frame " + std::to_string(out.size()));
+      return err;
     }
-    if (depth_ == 2) return set_error(where() + ": an object is not allowed here");
-    return begin_skip();
+    out.push_back(n);
   }
-  bool key(std::string& k) {
-    if (skipping()) return true;
-    if (depth_ == 1) {
-      slot_ = slot_table().find(k);
-      key_ = std::move(k);
-    } else if (in_patch_) {
-      patch_key_ = std::move(k);
-    }
-    return true;
-  }
-  bool end_object() {
-    if (depth_ == skip_from_) skip_from_ = 0;
-    if (depth_ == 3 && in_patch_) in_patch_ = false;
-    --depth_;
-    return true;
-  }
-  bool start_array(std::size_t) {
-    ++depth_;
-    if (skipping()) return true;
-    if (depth_ == 1) return set_error("the line is an array, not a JSON object");
-    if (depth_ == 2) {
-      if (slot_ == static_cast<int>(Field::pcs)) {
-        c_.has_pcs = true;
-        c_.pcs.clear();
-      } else if (slot_ == kHexBase + static_cast<int>(Field::pcs)) {
-        c_.has_pcs_hex = true;
-        c_.pcs_hex.clear();
-      } else if (slot_ == kUnwritten) {
-        c_.unwritten.clear();
-      } else if (slot_ == kIgnored) {
-        return begin_skip();
+  return std::nullopt;
+}
+
+std::optional<Error> read_unwritten(dom::element v, std::vector<Collected::Patch>& out) {
+  if (v.type() != dom::element_type::ARRAY)
+    return bad("field 'unwritten': not an array of {\"at\":N,\"hex\":\"…\"}");
+  const dom::array arr = v.get_array().value_unsafe();
+  for (dom::element item : arr) {
+    if (item.type() != dom::element_type::OBJECT)
+      return bad("field 'unwritten': an entry is not an object {\"at\":N,\"hex\":\"…\"}");
+    Collected::Patch& p = out.emplace_back();
+    const dom::object obj = item.get_object().value_unsafe();
+    for (const dom::key_value_pair kv : obj) {
+      if (kv.key == "at") {
+        if (auto e = read_num(kv.value, "unwritten", p.at)) return e;
+      } else if (kv.key == "hex") {
+        if (auto e = read_str(kv.value, "unwritten", p.hex)) return e;
+        p.has_hex = true;
       } else {
-        return set_error(where() + ": an array is not allowed here");
-      }
-      in_array_ = true;
-      return true;
-    }
-    return begin_skip();
-  }
-  bool end_array() {
-    if (depth_ == skip_from_) skip_from_ = 0;
-    if (depth_ == 2) in_array_ = false;
-    --depth_;
-    return true;
-  }
-  bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& ex) {
-    if (error.empty()) {
-      // nlohmann's message starts with "[json.exception.parse_error.101] parse error at…".
-      std::string what = ex.what();
-      const auto colon = what.find("error: ");
-      what = colon == std::string::npos ? what : what.substr(colon + 7);
-      error = "invalid JSON at column " + std::to_string(pos) + ": " + what;
-    }
-    return false;
-  }
-
- private:
-  bool skipping() const { return skip_from_ != 0 && depth_ >= skip_from_; }
-  bool begin_skip() {
-    skip_from_ = depth_;
-    return true;
-  }
-  bool set_error(std::string e) {
-    if (error.empty()) error = std::move(e);
-    return false;
-  }
-  std::string where() const { return field_label(key_); }
-  bool scalar_type_error(const char* what) {
-    if (skipping() || (depth_ == 1 && slot_ == kIgnored)) return true;
-    return set_error(where() + ": " + what + " is not allowed here");
-  }
-
-  bool put_num(const Num& n, const char* what) {
-    if (skipping()) return true;
-    if (depth_ == 1) {
-      if (slot_ == kIgnored) return true;
-      if (slot_ < kSlotCount && hex_seen_[slot_]) return true;  // the _hex twin wins
-      if (slot_ < kScalarFieldCount || slot_ == kTypeCode || slot_ == kLength ||
-          slot_ == kOffset || slot_ == kTsSec || slot_ == kTsNsec || slot_ == kTsc ||
-          slot_ == kCpu || slot_ == kAddressWidth || slot_ == kTimeWidth) {
-        c_.num[slot_] = n;
-        return true;
-      }
-      if (what) return set_error(where() + ": " + what + " is not allowed here");
-      return set_error(where() + ": a number is not allowed here");
-    }
-    if (depth_ == 2 && in_array_) {
-      if (slot_ == static_cast<int>(Field::pcs)) {
-        c_.pcs.push_back(n);
-        return true;
-      }
-      if (slot_ == kHexBase + static_cast<int>(Field::pcs)) {
-        c_.pcs_hex.push_back(n);
-        return true;
-      }
-      return set_error(where() + ": a number is not allowed here");
-    }
-    if (depth_ == 3 && in_patch_ && patch_key_ == "at") c_.unwritten.back().at = n;
-    return true;
-  }
-
-  bool top_string(std::string& s) {
-    if (slot_ == kIgnored) return true;
-    if (slot_ < kScalarFieldCount || slot_ == kTypeCode || slot_ == kLength ||
-        slot_ == kOffset || slot_ == kTsSec || slot_ == kTsNsec || slot_ == kTsc ||
-        slot_ == kCpu || slot_ == kAddressWidth || slot_ == kTimeWidth ||
-        (slot_ >= kHexBase && slot_ < kHexBase + kScalarFieldCount) || slot_ == kTscHex) {
-      Num n;
-      if (!parse_num_string(s, n))
-        return set_error(where() + ": \"" + s + "\" is not a number");
-      // <name>_hex lands in the same place as <name>, and wins over it (docs/jsonl.md).
-      int target = slot_;
-      if (slot_ >= kHexBase && slot_ < kHexBase + kScalarFieldCount) target = slot_ - kHexBase;
-      if (slot_ == kTscHex) target = kTsc;
-      const bool hex = target != slot_;
-      if (hex || !hex_seen_[target]) c_.num[target] = n;
-      if (hex) hex_seen_[target] = true;
-      return true;
-    }
-    if (slot_ < kFieldCount && is_text(static_cast<Field>(slot_))) {
-      c_.text[slot_] = std::move(s);
-      c_.text_present[slot_] = true;
-      return true;
-    }
-    if (slot_ >= kHexBase && slot_ < kHexBase + kFieldCount) {
-      const int f = slot_ - kHexBase;
-      if (is_text(static_cast<Field>(f))) {
-        c_.text_hex[f] = std::move(s);
-        c_.text_hex_present[f] = true;
-        return true;
+        return bad("field 'unwritten': unknown member '" + std::string(kv.key) +
+                   "' in an entry (only \"at\" and \"hex\")");
       }
     }
-    switch (slot_) {
-      case kType: c_.type = std::move(s); c_.has_type = true; return true;
-      case kGeneration: c_.generation = std::move(s); return true;
-      case kByteOrder: c_.byte_order = std::move(s); return true;
-      case kPayloadHex: c_.payload_hex = std::move(s); c_.has_payload = true; return true;
-      default: break;
-    }
-    return set_error(where() + ": a string is not allowed here");
   }
+  return std::nullopt;
+}
 
-  Collected& c_;
-  int depth_ = 0;
-  int skip_from_ = 0;  // depth at which an ignored nested value began (0: none)
-  int slot_ = kIgnored;
-  std::string key_;
-  bool in_array_ = false, in_patch_ = false;
-  std::string patch_key_;
-  std::array<bool, kSlotCount> hex_seen_{};
-};
+std::optional<Error> read_member(int slot, std::string_view key, dom::element v, Collected& c) {
+  if (slot == static_cast<int>(Field::pcs)) return read_num_array(v, key, c.pcs);
+  if (slot == kHexBase + static_cast<int>(Field::pcs)) return read_num_array(v, key, c.pcs_hex);
+  if (slot == kUnwritten) return read_unwritten(v, c.unwritten);
+  if (is_numeric_slot(slot)) return read_num(v, key, c.num[static_cast<size_t>(slot)]);
+  return read_str(v, key, c.str[static_cast<size_t>(slot)]);
+}
 
-// A lexer for the common shape of these lines (what pmclog-dump writes): plain strings
-// without escapes or non-ASCII bytes, integers, arrays and small objects. It drives the same
-// Sax handler as nlohmann's parser, so the meaning of a line cannot differ; anything else
-// (escapes, floats, odd bytes, any syntax error) returns `unsupported`, and the line is then
-// parsed by nlohmann (which also words the syntax errors). It exists for speed: nlohmann's
-// lexer builds every token byte by byte and converts numbers with strtoull.
-class FastLexer {
- public:
-  enum Result { done, rejected, unsupported };
-  FastLexer(std::string_view s, Sax& sax) : p_(s.data()), end_(s.data() + s.size()), sax_(sax) {}
+std::optional<Error> collect_dom(const simdjson::padded_string_view& text, std::string_view line,
+                                 Collected& c) {
+  thread_local dom::parser parser;
+  c.reset();
+  dom::element doc;
+  if (auto err = parser.parse(text.data(), text.length(), false).get(doc))
+    return locate_json_error(err, text, line);
+  if (doc.type() != dom::element_type::OBJECT)
+    return bad(std::string("the line is not a JSON object (it holds ") + type_name(doc.type()) + ")");
+  const SlotTable& table = slot_table();
+  const dom::object obj = doc.get_object().value_unsafe();
+  for (const dom::key_value_pair kv : obj) {
+    const int slot = table.find(kv.key);
+    if (slot == kNoSlot) return bad(unknown_member(kv.key));
+    if (c.seen[static_cast<size_t>(slot)]) return bad(label(kv.key) + ": given twice");
+    c.seen[static_cast<size_t>(slot)] = true;
+    if (auto e = read_member(slot, kv.key, kv.value, c)) return e;
+  }
+  return std::nullopt;
+}
 
-  Result run() {
-    ws();
-    if (p_ == end_ || *p_ != '{') return unsupported;
-    const Result r = object(0);
-    if (r != done) return r;
-    ws();
-    return p_ == end_ ? done : unsupported;
-  }
-
- private:
-  void ws() {
-    while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r' || *p_ == '\n')) ++p_;
-  }
-  // A string without escapes or bytes outside printable ASCII, into tmp_.
-  bool str() {
-    ++p_;  // opening quote
-    const char* b = p_;
-    while (p_ != end_) {
-      const unsigned char ch = static_cast<unsigned char>(*p_);
-      if (ch == '"') break;
-      if (ch == '\\' || ch < 0x20 || ch >= 0x80) return false;
-      ++p_;
-    }
-    if (p_ == end_) return false;
-    tmp_.assign(b, p_);
-    ++p_;
-    return true;
-  }
-  Result value(int depth) {
-    if (p_ == end_) return unsupported;
-    const char ch = *p_;
-    if (ch == '"') {
-      if (!str()) return unsupported;
-      return sax_.string(tmp_) ? done : rejected;
-    }
-    if (ch == '{') return object(depth + 1);
-    if (ch == '[') return array(depth + 1);
-    if (ch == '-' || (ch >= '0' && ch <= '9')) return number();
-    return unsupported;  // true, false, null and the rest: nlohmann's turn
-  }
-  Result number() {
-    const bool neg = *p_ == '-';
-    if (neg) ++p_;
-    const char* b = p_;
-    uint64_t v = 0;
-    while (p_ != end_ && *p_ >= '0' && *p_ <= '9') {
-      const uint64_t d = static_cast<uint64_t>(*p_ - '0');
-      if (v > (UINT64_MAX - d) / 10) return unsupported;  // beyond 64 bits
-      v = v * 10 + d;
-      ++p_;
-    }
-    if (p_ == b || (p_ - b > 1 && *b == '0')) return unsupported;
-    if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return unsupported;
-    if (!neg) return sax_.number_unsigned(v) ? done : rejected;
-    if (v > (uint64_t{1} << 63)) return unsupported;
-    const auto x = v == (uint64_t{1} << 63) ? INT64_MIN : -static_cast<int64_t>(v);
-    return sax_.number_integer(x) ? done : rejected;
-  }
-  // The members of an array or an object, after its opening bracket: item() reads one
-  // (for an object, its key and value), a comma goes on, `close` ends them and end() tells
-  // the handler.
-  template <class Item, class End>
-  Result members(char close, Item&& item, End&& end) {
-    ws();
-    if (p_ != end_ && *p_ == close) {
-      ++p_;
-      return end() ? done : rejected;
-    }
-    for (;;) {
-      ws();
-      const Result r = item();
-      if (r != done) return r;
-      ws();
-      if (p_ == end_) return unsupported;
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ != close) return unsupported;
-      ++p_;
-      return end() ? done : rejected;
-    }
-  }
-  Result array(int depth) {
-    if (depth > 8) return unsupported;
-    ++p_;
-    if (!sax_.start_array(static_cast<std::size_t>(-1))) return rejected;
-    return members(']', [&] { return value(depth); }, [&] { return sax_.end_array(); });
-  }
-  Result object(int depth) {
-    if (depth > 8) return unsupported;
-    ++p_;
-    if (!sax_.start_object(static_cast<std::size_t>(-1))) return rejected;
-    const auto member = [&]() -> Result {
-      if (p_ == end_ || *p_ != '"' || !str()) return unsupported;
-      if (!sax_.key(tmp_)) return rejected;
-      ws();
-      if (p_ == end_ || *p_ != ':') return unsupported;
-      ++p_;
-      ws();
-      return value(depth);
-    };
-    return members('}', member, [&] { return sax_.end_object(); });
-  }
-
-  const char* p_;
-  const char* end_;
-  Sax& sax_;
-  std::string tmp_;
-};
+// The padded view of `line`: as it is when the caller vouches for the padding, else a copy.
+static_assert(kJsonPadding >= simdjson::SIMDJSON_PADDING);
+simdjson::padded_string_view padded(std::string_view line, bool has_padding) {
+  if (has_padding) return simdjson::padded_string_view(line.data(), line.size(), line.size() + kJsonPadding);
+  thread_local std::string copy;
+  copy.assign(line);
+  copy.append(simdjson::SIMDJSON_PADDING, ' ');
+  return simdjson::padded_string_view(copy.data(), line.size(), copy.size());
+}
 
 // The kind of a "type" member: the exact ids first (what the dump writes), then every
 // spelling parse_kind() accepts.
@@ -511,20 +220,16 @@ std::optional<Kind> kind_by_id(std::string_view s) {
   return parse_kind(s);
 }
 
-// Two's complement of a negative value within `bits`, or an error message.
+// Two's complement of a negative value within `bits`, or the reason it does not fit.
 std::optional<std::string> fit(const Num& n, unsigned bits, uint64_t& out) {
   const uint64_t max = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   if (n.negative) {
     const uint64_t lim = uint64_t{1} << (bits - 1);  // magnitude of the most negative value
-    if (n.v > lim)
-      return "value -" + std::to_string(n.v) + " does not fit in " + std::to_string(bits) +
-             " bits";
+    if (n.v > lim) return "-" + std::to_string(n.v) + " does not fit in " + std::to_string(bits) + " bits";
     out = (~n.v + 1) & max;
     return std::nullopt;
   }
-  if (n.v > max)
-    return "value " + std::to_string(n.v) + " does not fit in " + std::to_string(bits) +
-           " bits";
+  if (n.v > max) return std::to_string(n.v) + " does not fit in " + std::to_string(bits) + " bits";
   out = n.v;
   return std::nullopt;
 }
@@ -536,59 +241,96 @@ std::optional<Error> take(const Num& n, unsigned bits, std::string_view name, ui
     out = dflt;
     return std::nullopt;
   }
-  if (auto e = fit(n, bits, out)) return fail(Errc::value_out_of_range, field_label(name) + ": " + *e);
+  if (auto e = fit(n, bits, out)) return bad(label(name) + ": " + *e);
   return std::nullopt;
 }
 
-}  // namespace
-
-Result<JsonRecord> parse_json_record(std::string_view line, const Abi& abi) {
-  JsonLineInfo info;
-  return parse_json_record_info(line, abi, info);
+std::string record_name(const RecordValue& r) {
+  if (r.kind == Kind::unknown) return "an unknown record";
+  const std::string id(kind_id(r.kind));
+  return (std::string("aeiou").find(id[0]) != std::string::npos ? "an " : "a ") + id + " record";
 }
 
-Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
-                                          JsonLineInfo& info) {
-  thread_local Collected c;  // reused: its strings and vectors keep their capacity
-  auto reset = [] {
-    c.num.fill(Num{});
-    c.text_present.fill(false);
-    c.text_hex_present.fill(false);
-    c.has_type = c.has_payload = c.has_pcs = c.has_pcs_hex = false;
-    c.generation.clear();
-    c.byte_order.clear();
-    c.unwritten.clear();
-    c.pcs.clear();
-    c.pcs_hex.clear();
-  };
-  reset();
-  std::string sax_error;
-  {
-    Sax fast_sax(c);
-    const auto r = FastLexer(line, fast_sax).run();
-    if (r == FastLexer::rejected) sax_error = fast_sax.error;
-    if (r == FastLexer::unsupported) {
-      reset();
-      Sax sax(c);
-      const bool ok = json::sax_parse(line.begin(), line.end(), &sax,
-                                      json::input_format_t::json, /*strict=*/true);
-      if (!ok || !sax.error.empty()) sax_error = sax.error.empty() ? "invalid JSON" : sax.error;
+// Members that belong to some records only: each must be one the record has.
+std::optional<Error> check_members(const Collected& c, const RecordValue& r, const Layout* layout,
+                                   const Abi& abi) {
+  std::bitset<kSlotCount> allowed;
+  for (int s : {kType, kTypeCode, kLength, kOffset, kGeneration, kUnwritten, kAddressWidth,
+                kByteOrder, kTimeWidth, kFile})
+    allowed[static_cast<size_t>(s)] = true;
+  if (abi.legacy()) {
+    allowed[kTsSec] = allowed[kTsNsec] = true;
+  } else {
+    allowed[kTsc] = allowed[kTscHex] = true;
+  }
+  if (!layout) allowed[kPayloadHex] = true;
+  if (layout) {
+    for (const FieldSpec& fs : *layout) {
+      if (fs.type == FieldType::pad || fs.type == FieldType::unwritten) continue;
+      allowed[static_cast<size_t>(fs.id)] = true;
+      allowed[static_cast<size_t>(kHexBase + static_cast<int>(fs.id))] = true;
+    }
+    if (r.kind == Kind::callchain) {  // informational members derived from cpuflags (§7.1)
+      allowed[kCpu] = true;
+      allowed[static_cast<size_t>(Field::usermode)] = true;
     }
   }
-  if (!sax_error.empty()) return fail(Errc::value_out_of_range, sax_error);
+  const std::bitset<kSlotCount> extra = c.seen & ~allowed;
+  if (extra.none()) return std::nullopt;
+  int s = 0;
+  while (!extra[static_cast<size_t>(s)]) ++s;
+  const std::string_view name = slot_table().name(s);
+  if (s == kTsSec || s == kTsNsec || s == kTsc || s == kTscHex)
+    return bad(label(name) + ": not a header member in generation " +
+               std::string(generation_name(abi.generation)) +
+               (abi.legacy() ? " (legacy headers have ts_sec and ts_nsec)" : " (modern headers have tsc)"));
+  return bad(label(name) + ": " + record_name(r) + " has no such member in generation " +
+             std::string(generation_name(abi.generation)));
+}
+
+// The length the kernel gives these contents (what encode() derives).
+size_t natural_length(const RecordValue& r, const Layout* l, const Abi& abi) {
+  if (!l) return abi.header_size() + r.payload.size();
+  if (!l->variable) return l->fixed_size;
+  if (l->fields[l->nfields - 1].type == FieldType::path)
+    return (l->fixed_size + r.text.size() + 1 + 3) & ~size_t{3};
+  return l->fixed_size + r.pcs.size() * abi.address_width;
+}
+
+thread_local Collected t_collected;  // reused: its vectors keep their capacity
+
+Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& info);
+
+Result<JsonRecord> parse(std::string_view line, bool has_padding, const Abi& abi,
+                         JsonLineInfo& info) {
+  Collected& c = t_collected;
+  if (auto e = collect_dom(padded(line, has_padding), line, c)) return *e;
+  return interpret(c, abi, info);
+}
+
+Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& info) {
+  const auto has = [&](int s) { return c.seen[static_cast<size_t>(s)]; };
+  const auto num = [&](int s) -> const Num& { return c.num[static_cast<size_t>(s)]; };
+  const auto str = [&](int s) { return c.str[static_cast<size_t>(s)]; };
+  // <name>_hex holds the exact value and wins over <name> (docs/jsonl.md).
+  const auto value_of = [&](int f) -> const Num& { return has(kHexBase + f) ? num(kHexBase + f) : num(f); };
 
   info = JsonLineInfo{};
-  info.has_ts_sec = c.num[kTsSec].present;
-  info.has_ts_nsec = c.num[kTsNsec].present;
-  info.has_tsc = c.num[kTsc].present;
-  info.has_length = c.num[kLength].present;
-  info.generation = c.generation;
-  info.address_width = c.num[kAddressWidth].present ? c.num[kAddressWidth].v : 0;
-  info.time_width = c.num[kTimeWidth].present ? c.num[kTimeWidth].v : 0;
-  info.byte_order = c.byte_order;
-  info.has_offset = c.num[kOffset].present;
+  info.has_ts_sec = has(kTsSec);
+  info.has_ts_nsec = has(kTsNsec);
+  info.has_tsc = has(kTsc) || has(kTscHex);
+  info.has_length = has(kLength);
+  info.has_offset = has(kOffset);
+  if (has(kGeneration)) info.generation = str(kGeneration);
+  if (has(kByteOrder)) info.byte_order = str(kByteOrder);
+  info.address_width = has(kAddressWidth) ? num(kAddressWidth).v : 0;
+  info.time_width = has(kTimeWidth) ? num(kTimeWidth).v : 0;
+  if (has(kFile)) {
+    info.has_file = true;
+    info.file = str(kFile);
+  }
   for (int f = 0; f < kScalarFieldCount; ++f) {
-    if (c.num[f].present) info.present_scalars |= uint64_t{1} << f;
+    if (has(f) || has(kHexBase + f)) info.present_scalars |= uint64_t{1} << f;
   }
 
   JsonRecord out;
@@ -596,30 +338,31 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
 
   // The kind: "type" names it; a bare "type_code" is read in the log's generation.
   uint64_t code = 0;
-  if (auto e = take(c.num[kTypeCode], 8, "type_code", code)) return *e;
+  if (auto e = take(num(kTypeCode), 8, "type_code", code)) return *e;
   const Layout* layout = nullptr;
-  if (c.has_type) {
-    if (c.type == "unknown") {
+  if (has(kType)) {
+    const std::string_view type = str(kType);
+    if (type == "unknown") {
       r.kind = Kind::unknown;
-    } else if (auto k = kind_by_id(c.type)) {
+    } else if (auto k = kind_by_id(type)) {
       r.kind = *k;
     } else {
-      return fail(Errc::unknown_type, "field 'type': unknown type \"" + c.type + "\"");
+      return fail(Errc::unknown_type, "field 'type': unknown type \"" + std::string(type) + "\"");
     }
-  } else if (c.num[kTypeCode].present) {
+  } else if (has(kTypeCode)) {
     auto k = kind_of_type(abi.generation, static_cast<uint8_t>(code));
     r.kind = k ? *k : Kind::unknown;
   } else {
-    return fail(Errc::unknown_type, "field 'type': missing");
+    return fail(Errc::unknown_type, "field 'type': missing (every record needs \"type\" or \"type_code\")");
   }
   if (r.kind == Kind::unknown) {
-    if (!c.num[kTypeCode].present)
+    if (!has(kTypeCode))
       return fail(Errc::unknown_type, "field 'type_code': missing (an unknown record needs it)");
     r.type = static_cast<uint8_t>(code);
-    if (c.has_payload) {
+    if (has(kPayloadHex)) {
       std::string bytes;
-      if (!decode_hex(c.payload_hex, bytes))
-        return fail(Errc::value_out_of_range, "field 'payload_hex': not an even run of hex digits");
+      if (!decode_hex(str(kPayloadHex), bytes))
+        return bad("field 'payload_hex': not an even run of hex digits");
       r.payload.assign(bytes.begin(), bytes.end());
     }
   } else {
@@ -628,93 +371,86 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
       return fail(Errc::unknown_type, "field 'type': " + std::string(kind_id(r.kind)) +
                                           " does not exist in generation " +
                                           std::string(generation_name(abi.generation)));
-    if (c.num[kTypeCode].present && code != layout->type)
+    if (has(kTypeCode) && code != layout->type)
       return fail(Errc::unknown_type,
                   "field 'type_code': " + std::to_string(code) + " is not the code of " +
                       std::string(kind_id(r.kind)) + " in generation " +
                       std::string(generation_name(abi.generation)) + " (" +
                       std::to_string(layout->type) + ")");
   }
+  if (auto e = check_members(c, r, layout, abi)) return *e;
 
   uint64_t v = 0;
-  if (c.num[kLength].present) {
-    if (auto e = take(c.num[kLength], 16, "length", v)) return *e;
-    if (v < abi.header_size() || v % 4 != 0 || v > kMaxRecordLength)
-      return fail(Errc::value_out_of_range,
-                  "field 'length': " + std::to_string(v) +
-                      " is not a record length (a multiple of 4 from " +
-                      std::to_string(abi.header_size()) + " to " +
-                      std::to_string(kMaxRecordLength) + ")");
-    r.length = static_cast<uint16_t>(v);
-  }
   if (abi.legacy()) {
-    if (auto e = take(c.num[kTsSec], 32, "ts_sec", v)) return *e;
+    if (auto e = take(num(kTsSec), 32, "ts_sec", v)) return *e;
     r.ts_sec = static_cast<uint32_t>(v);
-    if (auto e = take(c.num[kTsNsec], 32, "ts_nsec", v)) return *e;
+    if (auto e = take(num(kTsNsec), 32, "ts_nsec", v)) return *e;
     r.ts_nsec = static_cast<uint32_t>(v);
   } else {
-    if (auto e = take(c.num[kTsc], 64, "tsc", r.tsc)) return *e;
+    if (auto e = take(has(kTscHex) ? num(kTscHex) : num(kTsc), 64, has(kTscHex) ? "tsc_hex" : "tsc", r.tsc))
+      return *e;
   }
-  if (c.num[kOffset].present) {
-    if (auto e = take(c.num[kOffset], 64, "offset", out.offset)) return *e;
+  if (has(kOffset)) {
+    if (auto e = take(num(kOffset), 64, "offset", out.offset)) return *e;
     out.has_offset = true;
   }
 
   if (layout) {
     for (const FieldSpec& fs : *layout) {
-      const std::string_view name = field_name(fs.id);
       const int f = static_cast<int>(fs.id);
+      const std::string_view name = slot_table().name(has(kHexBase + f) ? kHexBase + f : f);
       switch (fs.type) {
         case FieldType::pad:
         case FieldType::unwritten:
           break;
         case FieldType::u32:
-          if (fs.id == Field::cpuflags && !c.num[f].present) {
+          if (fs.id == Field::cpuflags && !has(f) && !has(kHexBase + f)) {
             // CALLCHAIN: cpuflags = cpu << 16 | flags (FORMAT.md §7.1).
             uint64_t cpu = 0, user = 0;
-            if (auto e = take(c.num[kCpu], 16, "cpu", cpu)) return *e;
-            if (auto e = take(c.num[static_cast<int>(Field::usermode)], 1, "usermode", user))
+            if (auto e = take(num(kCpu), 16, "cpu", cpu)) return *e;
+            if (auto e = take(value_of(static_cast<int>(Field::usermode)), 1, "usermode", user))
               return *e;
             r[fs.id] = cpu << 16 | (user ? kCallchainUserspace : 0);
             break;
           }
-          if (auto e = take(c.num[f], 32, name, r.v[f])) return *e;
+          if (auto e = take(value_of(f), 32, name, r.v[static_cast<size_t>(f)])) return *e;
           break;
         case FieldType::u64_words:
-          if (auto e = take(c.num[f], 64, name, r.v[f])) return *e;
+          if (auto e = take(value_of(f), 64, name, r.v[static_cast<size_t>(f)])) return *e;
           break;
         case FieldType::native:
-          if (auto e = take(c.num[f], fs.size * 8u, name, r.v[f])) return *e;
+          if (auto e = take(value_of(f), fs.size * 8u, name, r.v[static_cast<size_t>(f)])) return *e;
           break;
         case FieldType::addr:
-          if (auto e = take(c.num[f], abi.address_width * 8u, name, r.v[f])) return *e;
+          if (auto e = take(value_of(f), abi.address_width * 8u, name, r.v[static_cast<size_t>(f)]))
+            return *e;
           break;
         case FieldType::chars:
         case FieldType::path: {
+          const std::string_view plain = field_name(fs.id);
           std::string& text = r.text;
-          if (c.text_hex_present[f]) {
-            if (!decode_hex(c.text_hex[f], text))
-              return fail(Errc::value_out_of_range,
-                          field_label(std::string(name) + "_hex") + ": not an even run of hex digits");
-          } else if (c.text_present[f]) {
-            text = c.text[f];
+          if (has(kHexBase + f)) {
+            if (!decode_hex(str(kHexBase + f), text))
+              return bad(label(name) + ": not an even run of hex digits");
+          } else if (has(f)) {
+            text.assign(str(f));
           } else if (fs.type == FieldType::path) {
-            return fail(Errc::value_out_of_range, field_label(name) + ": missing");
+            return bad(label(plain) + ": missing (" + record_name(r) + " needs it)");
           }
           if (text.find('\0') != std::string::npos)
-            return fail(Errc::value_out_of_range, field_label(name) + ": contains a NUL byte");
+            return bad(label(plain) + ": contains a NUL byte");
           const size_t cap = fs.type == FieldType::path ? kPathMax - 1 : fs.size;  // path: with its NUL
           if (text.size() > cap)
             return fail(Errc::string_too_long,
-                        field_label(name) + ": " + std::to_string(text.size()) +
-                            " bytes, more than the " + std::to_string(cap) + " the field holds" +
+                        label(plain) + ": " + std::to_string(text.size()) + " bytes, more than the " +
+                            std::to_string(cap) + " the field holds" +
                             (fs.type == FieldType::path ? " (PATH_MAX)" : ""));
           break;
         }
         case FieldType::addrs: {
-          const auto& src = c.has_pcs_hex ? c.pcs_hex : c.pcs;
-          if (!c.has_pcs_hex && !c.has_pcs)
-            return fail(Errc::value_out_of_range, "field 'pcs': missing");
+          const bool hex = has(kHexBase + f);
+          const auto& src = hex ? c.pcs_hex : c.pcs;
+          if (!hex && !has(f)) return bad("field 'pcs': missing (" + record_name(r) + " needs it)");
           if (src.size() > abi.callchain_depth_max())
             return fail(Errc::callchain_too_deep,
                         "field 'pcs': " + std::to_string(src.size()) + " frames, more than the " +
@@ -723,8 +459,7 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
           r.pcs.resize(src.size());
           for (size_t i = 0; i < src.size(); ++i) {
             if (auto e = fit(src[i], abi.address_width * 8u, r.pcs[i]))
-              return fail(Errc::value_out_of_range,
-                          "field 'pcs': frame " + std::to_string(i) + ": " + *e);
+              return bad(label(hex ? "pcs_hex" : "pcs") + ": frame " + std::to_string(i) + ": " + *e);
           }
           break;
         }
@@ -732,22 +467,83 @@ Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
     }
   }
 
+  // An explicit length is kept when the contents fit it (a longer path or callchain record
+  // keeps its slack, so that odd logs come back exact); otherwise the line contradicts
+  // itself, typically after a path was edited, and the message says how to fix it.
+  if (has(kLength)) {
+    if (auto e = take(num(kLength), 16, "length", v)) return *e;
+    if (v < abi.header_size() || v % 4 != 0 || v > kMaxRecordLength)
+      return bad("field 'length': " + std::to_string(v) +
+                 " is not a record length (a multiple of 4 from " + std::to_string(abi.header_size()) +
+                 " to " + std::to_string(kMaxRecordLength) + ")");
+    const size_t natural = natural_length(r, layout, abi);
+    const bool slack_ok = !layout || layout->variable;
+    if (v < natural || (v != natural && !slack_ok))
+      return fail(Errc::length_wrong_size,
+                  "field 'length': length " + std::to_string(v) + " does not match the contents (" +
+                      std::to_string(natural) + " bytes); remove \"length\" to derive it");
+    r.length = static_cast<uint16_t>(v);
+  }
+
   out.patches.reserve(c.unwritten.size());
+  std::string bytes;
   for (const auto& p : c.unwritten) {
     uint64_t at = 0;
     if (!p.at.present || !p.has_hex)
-      return fail(Errc::value_out_of_range, "field 'unwritten': an entry lacks 'at' or 'hex'");
+      return bad("field 'unwritten': an entry lacks 'at' or 'hex'");
     if (auto e = take(p.at, 16, "unwritten", at)) return *e;
-    std::string bytes;
     if (!decode_hex(p.hex, bytes))
-      return fail(Errc::value_out_of_range, "field 'unwritten': 'hex' is not an even run of hex digits");
+      return bad("field 'unwritten': 'hex' is not an even run of hex digits");
     if (at + bytes.size() > kMaxRecordLength)
-      return fail(Errc::value_out_of_range, "field 'unwritten': bytes at " + std::to_string(at) +
-                                                " run past the largest record");
-    out.patches.emplace_back(static_cast<uint16_t>(at),
-                             std::vector<uint8_t>(bytes.begin(), bytes.end()));
+      return bad("field 'unwritten': bytes at " + std::to_string(at) + " run past the largest record");
+    out.patches.emplace_back(static_cast<uint16_t>(at), std::vector<uint8_t>(bytes.begin(), bytes.end()));
   }
   return out;
 }
+
+// The ABI members only; the record is not interpreted.
+Result<JsonLineHead> peek(std::string_view line, bool has_padding) {
+  Collected& c = t_collected;
+  if (auto e = collect_dom(padded(line, has_padding), line, c)) return *e;
+  const auto has = [&](int s) { return c.seen[static_cast<size_t>(s)]; };
+  const auto num = [&](int s) { return c.num[static_cast<size_t>(s)].v; };
+  JsonLineHead h;
+  if (has(kType)) h.type = c.str[kType];
+  if (has(kGeneration)) h.generation = c.str[kGeneration];
+  if (has(kByteOrder)) h.byte_order = c.str[kByteOrder];
+  if (has(kFile)) {
+    h.has_file = true;
+    h.file = c.str[kFile];
+  }
+  const int version = static_cast<int>(Field::version);
+  if (has(version) || has(kHexBase + version)) {
+    h.has_version = true;
+    h.version = has(kHexBase + version) ? num(kHexBase + version) : num(version);
+  }
+  h.address_width = has(kAddressWidth) ? num(kAddressWidth) : 0;
+  h.time_width = has(kTimeWidth) ? num(kTimeWidth) : 0;
+  h.has_length = has(kLength);
+  h.length = has(kLength) ? num(kLength) : 0;
+  return h;
+}
+
+}  // namespace
+
+Result<JsonRecord> parse_json_record(std::string_view line, const Abi& abi) {
+  JsonLineInfo info;
+  return parse(line, false, abi, info);
+}
+
+Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
+                                          JsonLineInfo& info) {
+  return parse(line, false, abi, info);
+}
+
+Result<JsonRecord> parse_json_record_info(PaddedLine line, const Abi& abi, JsonLineInfo& info) {
+  return parse(line.text, true, abi, info);
+}
+
+Result<JsonLineHead> peek_json_line(std::string_view line) { return peek(line, false); }
+Result<JsonLineHead> peek_json_line(PaddedLine line) { return peek(line.text, true); }
 
 }  // namespace pmclog

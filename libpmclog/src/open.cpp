@@ -26,10 +26,10 @@ Error io_error(const std::string& shown, const std::string& what) {
 }
 
 // bad_abi, as for any other bytes that are no log: validate reports it as not-a-log.
-Error not_a_log(const std::string& shown, const std::string& what) {
+Error not_a_log(const std::string& shown, const std::string& what, std::string_view expected) {
   Error e;
   e.code = Errc::bad_abi;
-  e.message = shown + ": this is " + what + ", not a pmclog log";
+  e.message = shown + ": this is " + what + ", not " + std::string(expected);
   return e;
 }
 
@@ -101,16 +101,20 @@ Prefix read_prefix(ByteSource& src, size_t n) {
 }
 
 // An input opened and sniffed, before it is mapped or streamed.
+constexpr std::string_view kPmclogLog = "a pmclog log";
+
 struct RawInput {
   OpenInput in;
+  std::string_view expected;  // what the caller reads, for "this is X, not EXPECTED"
   std::shared_ptr<FdOwner> fd;
   bool regular = false;
   uint64_t start = 0;  // where reading begins in a regular file
   Prefix head;  // the first bytes (read from a non-regular input: consumed)
 };
 
-Result<RawInput> open_raw(const std::string& name) {
+Result<RawInput> open_raw(const std::string& name, std::string_view expected) {
   RawInput raw;
+  raw.expected = expected;
   raw.in.name = name;
   raw.in.display_name = input_display_name(name);
   const std::string& shown = raw.in.display_name;
@@ -153,7 +157,7 @@ Result<RawInput> open_raw(const std::string& name) {
   }
   raw.in.compression = sniff_compression(raw.head.bytes);
   if (raw.in.compression == Compression::none)
-    if (auto what = foreign_format(raw.head.bytes)) return not_a_log(shown, *what);
+    if (auto what = foreign_format(raw.head.bytes)) return not_a_log(shown, *what, raw.expected);
   return raw;
 }
 
@@ -178,7 +182,8 @@ Result<bool> attach_stream(RawInput& raw) {
     return first.error;
   }
   if (auto what = foreign_format(first.bytes))
-    return not_a_log(shown, *what + " (" + compression_name(raw.in.compression) + "-compressed)");
+    return not_a_log(shown, *what + " (" + compression_name(raw.in.compression) + "-compressed)",
+                     raw.expected);
   raw.in.source = std::make_unique<PrefixedSource>(std::move(first), std::move(src));
   return true;
 }
@@ -200,8 +205,8 @@ std::string input_display_name(const std::string& name) {
   return name == "-" ? "(stdin)" : display_path(name);
 }
 
-Result<OpenInput> open_input_bytes(const std::string& name) {
-  auto raw = open_raw(name);
+Result<OpenInput> open_input_bytes(const std::string& name, std::string_view expected) {
+  auto raw = open_raw(name, expected);
   if (!raw.ok()) return raw.error();
   auto attached = attach_stream(raw.value());
   if (!attached.ok()) return attached.error();
@@ -209,7 +214,7 @@ Result<OpenInput> open_input_bytes(const std::string& name) {
 }
 
 Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
-  auto opened = open_raw(name);
+  auto opened = open_raw(name, kPmclogLog);
   if (!opened.ok()) return opened.error();
   RawInput& raw = opened.value();
   OpenLog log;

@@ -284,9 +284,9 @@ TEST_F(Cli, StandardInputAndGzip) {
   const Outcome file = run(q(f));
   const Outcome pipe = run("-", f.string());
   EXPECT_EQ(pipe.status, 1);
-  // Same diagnostics, named "-".
+  // Same diagnostics, named "(stdin)" as in every tool.
   EXPECT_EQ(lines(pipe.out).size(), lines(file.out).size()) << pipe.out;
-  EXPECT_NE(pipe.out.find("-:0x"), std::string::npos);
+  EXPECT_NE(pipe.out.find("(stdin):0x"), std::string::npos) << pipe.out;
   if (std::system("command -v gzip >/dev/null 2>&1") == 0) {
     ASSERT_EQ(std::system(("gzip -k " + q(f)).c_str()), 0);
     const Outcome gz = run(q(f.string() + ".gz"));

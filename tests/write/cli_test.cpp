@@ -102,7 +102,7 @@ TEST_P(CliRejects, LineNumberFieldReasonAndNoOutput) {
   const Outcome s = run("cat " + q(d / "in.jsonl") + " | " + write_bin() + " - -o -", d);
   EXPECT_EQ(s.status, 1);
   EXPECT_TRUE(s.out.empty());
-  EXPECT_NE(s.err.find("<stdin>:3: "), std::string::npos) << s.err;
+  EXPECT_NE(s.err.find("(stdin):3: "), std::string::npos) << s.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -137,7 +137,7 @@ TEST(Cli, UsageErrorsExit2AndCreateNothing) {
   const std::string w = write_bin();
   EXPECT_EQ(run(w + " " + q(d / "in.jsonl"), d).status, 2);  // no -o
   EXPECT_EQ(run(w + " --records 5 " + q(d / "in.jsonl") + " -o " + q(d / "o"), d).status, 2);
-  EXPECT_EQ(run(w + " -g L7 " + q(d / "in.jsonl") + " -o " + q(d / "o"), d).status, 2);
+  EXPECT_EQ(run(w + " --generation L7 " + q(d / "in.jsonl") + " -o " + q(d / "o"), d).status, 2);
   EXPECT_EQ(run(w + " --bogus -o " + q(d / "o"), d).status, 2);
   EXPECT_EQ(run(w + " synth --size 12XB -o " + q(d / "o"), d).status, 2);
   EXPECT_EQ(run(w + " " + q(d / "missing.jsonl") + " -o " + q(d / "o"), d).status, 2);
@@ -147,14 +147,45 @@ TEST(Cli, UsageErrorsExit2AndCreateNothing) {
   EXPECT_EQ(h.status, 0);
   EXPECT_NE(h.out.find("synth"), std::string::npos);
   EXPECT_NE(h.out.find("--inject"), std::string::npos);
-  const Outcome v = run(w + " --version", d);
-  EXPECT_EQ(v.status, 0);
-  EXPECT_EQ(v.out.rfind("pmclog-write ", 0), 0u) << v.out;
+  for (const char* opt : {" -V", " --version"}) {
+    const Outcome v = run(w + opt, d);
+    EXPECT_EQ(v.status, 0);
+    EXPECT_EQ(v.out.rfind("pmclog-write ", 0), 0u) << v.out;
+  }
+}
+
+// The ABI options in bytes, as every tool has them; the old -g/-w/-b and synth's -p/-e/-d are
+// gone (in perf and pmclog-record, -p is a pid and -e an event).
+TEST(Cli, OneOptionLanguage) {
+  ScratchDir d;
+  const std::string w = write_bin();
+  for (const std::string& bad :
+       {std::string(" synth -w 64"), std::string(" synth --address-width 64"),
+        std::string(" synth -g L3"), std::string(" synth -b big"), std::string(" synth -p 3"),
+        std::string(" synth -e 2"), std::string(" synth -d 2..4"),
+        std::string(" synth --time-width 6")}) {
+    const Outcome r = run(w + bad + " -n 10 -o " + q(d / "o"), d);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(r.err.rfind("pmclog-write: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("\nTry 'pmclog-write --help'.\n"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(d / "o"));
+  const Outcome bits = run(w + " synth --address-width 64 -o " + q(d / "o"), d);
+  EXPECT_NE(bits.err.find("give 8, not 64"), std::string::npos) << bits.err;
+  const Outcome ok = run(w + " synth -q -n 200 --processes 3 --events 2 --depth 2..4 "
+                             "--generation L3 --address-width 4 --byte-order big -o " + q(d / "o"),
+                         d);
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  Abi abi;
+  records_of(bytes_of(d / "o"), abi);
+  EXPECT_EQ(abi.generation, Generation::L3);
+  EXPECT_EQ(abi.address_width, 4);
+  EXPECT_EQ(abi.byte_order, ByteOrder::big);
 }
 
 TEST(Cli, StandardOutputGetsTheSameBytes) {
   ScratchDir d;
-  const std::string args = " synth -q -n 2000 --seed 2 -g L3";
+  const std::string args = " synth -q -n 2000 --seed 2 --generation L3";
   ASSERT_EQ(run(write_bin() + args + " -o " + q(d / "file.pmclog"), d).status, 0);
   ASSERT_EQ(run(write_bin() + args + " -o - > " + q(d / "pipe.pmclog"), d).status, 0);
   EXPECT_EQ(slurp(d / "file.pmclog"), slurp(d / "pipe.pmclog"));

@@ -103,13 +103,13 @@ const std::string kEveryKind =
     " --inject bad-length@60000 --inject overlong-callchain@80000 --inject time-backwards@100000"
     " --inject truncate";
 
-TEST(Inject, EveryKindAtItsOffsetLegacy) { check("-g L3 -w 64 -b little", kEveryKind); }
-TEST(Inject, EveryKindAtItsOffsetLegacyBig32) { check("-g L2 -w 32 -b big", kEveryKind); }
+TEST(Inject, EveryKindAtItsOffsetLegacy) { check("--generation L3 --address-width 8 --byte-order little", kEveryKind); }
+TEST(Inject, EveryKindAtItsOffsetLegacyBig32) { check("--generation L2 --address-width 4 --byte-order big", kEveryKind); }
 TEST(Inject, EveryKindAtItsOffsetModern) {
-  check("-g M10 --cpu-buffer-size 8KiB", kEveryKind);
+  check("--generation M10 --cpu-buffer-size 8KiB", kEveryKind);
 }
 TEST(Inject, RatesAreDeterministic) {
-  check("-g M9", " --inject bad-magic:0.01 --inject unknown-type:0.005");
+  check("--generation M9", " --inject bad-magic:0.01 --inject unknown-type:0.005");
   ScratchDir d;
   const std::string cmd = write_bin() + " synth -q -n 3000 --inject bad-magic:0.01 --seed 4 -o ";
   ASSERT_EQ(run(cmd + q(d / "a") + " --inject-log " + q(d / "a.json"), d).status, 0);

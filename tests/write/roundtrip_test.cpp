@@ -117,12 +117,12 @@ TEST(RoundTrip, StaleBytesComeBack) {
 // Synthetic logs of every ABI, through the same path.
 TEST(RoundTrip, SynthLogsOfEveryAbi) {
   for (const char* g : {"L1", "L2", "L3", "M9", "M10"})
-    for (const char* w : {"32", "64"})
+    for (const char* w : {"4", "8"})
       for (const char* b : {"little", "big"}) {
         SCOPED_TRACE(std::string(g) + " " + w + " " + b);
         ScratchDir d;
-        const Outcome s = run(write_bin() + " synth -q -n 1500 --seed 9 -g " + g + " -w " + w +
-                              " -b " + b + " -o " + q(d / "s.pmclog"),
+        const Outcome s = run(write_bin() + " synth -q -n 1500 --seed 9 --generation " + g +
+                              " --address-width " + w + " --byte-order " + b + " -o " + q(d / "s.pmclog"),
                           d);
         ASSERT_EQ(s.status, 0) << s.err;
         EXPECT_TRUE(expect_round_trip_via_library(d / "s.pmclog"));

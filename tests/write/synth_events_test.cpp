@@ -64,8 +64,8 @@ TEST(SynthEvents, EveryAllocatedCodeIsNamedByTheErasLibpmcForTheCputype) {
     for (int width : {32, 64}) {
       for (const char* order : {"little", "big"}) {
         for (int events = 1; events <= 8; ++events) {
-          const std::string args = std::string("-g ") + gen + " -w " + std::to_string(width) +
-                                   " -b " + order + " --events " + std::to_string(events) +
+          const std::string args = std::string("--generation ") + gen + " --address-width " +
+                                   std::to_string(width / 8) + " --byte-order " + order + " --events " + std::to_string(events) +
                                    " --cpus 2 --processes 2 -n 120 --seed 9";
           SCOPED_TRACE(args);
           const fs::path out = d / "e.pmclog";

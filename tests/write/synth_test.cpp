@@ -29,7 +29,8 @@ std::string name_of(const AbiCase& c) {
 void PrintTo(const AbiCase& c, std::ostream* os) { *os << name_of(c); }
 
 std::string fmt_args(const AbiCase& c, int events = 2) {
-  return std::string("-g ") + c.gen + " -w " + std::to_string(c.width) + " -b " + c.order +
+  return std::string("--generation ") + c.gen + " --address-width " + std::to_string(c.width / 8) +
+         " --byte-order " + c.order +
          " -n 3000 --seed 3 --cpu-buffer-size 8KiB --depth 3..9 --events " +
          std::to_string(events);
 }
@@ -197,10 +198,10 @@ TEST(Synth, SameSeedSameBytesOtherSeedOtherBytes) {
 // machine means the output depends on the platform, which it must not.
 TEST(Synth, PinnedChecksums) {
   ScratchDir d;
-  const auto m = synth(d, "-g M10 -n 2000 --seed 7 --cpu-buffer-size 8KiB");
+  const auto m = synth(d, "--generation M10 -n 2000 --seed 7 --cpu-buffer-size 8KiB");
   EXPECT_EQ(m.size(), PINNED_M10_SIZE);
   EXPECT_EQ(fnv1a(m), PINNED_M10_FNV);
-  const auto l = synth(d, "-g L3 -w 32 -b big -n 2000 --seed 7");
+  const auto l = synth(d, "--generation L3 --address-width 4 --byte-order big -n 2000 --seed 7");
   EXPECT_EQ(l.size(), PINNED_L3_SIZE);
   EXPECT_EQ(fnv1a(l), PINNED_L3_FNV);
 }
@@ -223,7 +224,7 @@ TEST(Synth, SizeBudgetIsMetFromBelow) {
 
 TEST(Synth, DepthRangeIsHonouredUpToTheGenerationLimit) {
   ScratchDir d;
-  const auto b = synth(d, "-g M9 -n 500 --depth 500..512 --seed 5");
+  const auto b = synth(d, "--generation M9 -n 500 --depth 500..512 --seed 5");
   auto det = detect_abi(b);
   ASSERT_TRUE(det.ok());
   LogReader reader = LogReader::over(b, det->abi);
@@ -237,7 +238,7 @@ TEST(Synth, DepthRangeIsHonouredUpToTheGenerationLimit) {
     EXPECT_LE(r.pcs.size(), 512u);
   }
   EXPECT_GT(chains, 100u);
-  const Outcome bad = run(write_bin() + " synth -g L2 --depth 2..33 -n 100 -o " + q(d / "x"), d);
+  const Outcome bad = run(write_bin() + " synth --generation L2 --depth 2..33 -n 100 -o " + q(d / "x"), d);
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("at most 32"), std::string::npos) << bad.err;
   EXPECT_FALSE(fs::exists(d / "x"));

@@ -1,72 +1,25 @@
 #include "json_input.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <algorithm>
 #include <deque>
+#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "pmclog/json.h"
+#include "line_reader.h"
 #include "pmclog/encode.h"
 #include "pmclog/json.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
 #include "pmclog/names.h"
+#include "pmclog/open.h"
 #include "record_stream.h"
 #include "tool_error.h"
 
 namespace pmclog::write {
 
 namespace {
-
-// Lines of a file descriptor, read in large blocks. A returned view stays valid until the
-// next call.
-class LineReader {
- public:
-  LineReader(int fd, std::string name) : fd_(fd), name_(std::move(name)), buf_(1 << 20) {}
-
-  bool next(std::string_view& line) {
-    for (;;) {
-      if (const void* nl = std::memchr(buf_.data() + pos_, '\n', end_ - pos_)) {
-        const size_t at = static_cast<const char*>(nl) - buf_.data();
-        line = std::string_view(buf_.data() + pos_, at - pos_);
-        pos_ = at + 1;
-        return true;
-      }
-      if (eof_) {
-        if (pos_ == end_) return false;
-        line = std::string_view(buf_.data() + pos_, end_ - pos_);
-        pos_ = end_;
-        return true;
-      }
-      // Keep the partial line, make room (growing for very long lines), read more.
-      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
-      end_ -= pos_;
-      pos_ = 0;
-      if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
-      ssize_t r;
-      do {
-        r = ::read(fd_, buf_.data() + end_, buf_.size() - end_);
-      } while (r < 0 && errno == EINTR);
-      if (r < 0) throw ToolError(kExitUsageOrIo, "cannot read " + name_ + ": " + std::strerror(errno));
-      if (r == 0) eof_ = true;
-      end_ += static_cast<size_t>(r);
-    }
-  }
-
- private:
-  int fd_;
-  std::string name_;
-  std::vector<char> buf_;
-  size_t pos_ = 0, end_ = 0;
-  bool eof_ = false;
-};
 
 bool blank(std::string_view s) {
   for (char c : s) {
@@ -86,15 +39,21 @@ std::optional<Generation> generation_of_version(uint32_t version) {
   return std::nullopt;
 }
 
-uint64_t number_of(const nlohmann::json& j, const char* key) {
-  const auto it = j.find(key);
-  if (it == j.end()) return 0;
-  if (it->is_number_unsigned()) return it->get<uint64_t>();
-  if (it->is_string()) {
-    const std::string s = it->get<std::string>();
-    return std::strtoull(s.c_str(), nullptr, 0);
-  }
-  return 0;
+// Binary input is refused with a hint rather than reported as "invalid JSON" on line 1.
+void refuse_non_text(std::string_view head, const std::string& name) {
+  const auto* b = reinterpret_cast<const uint8_t*>(head.data());
+  // A log starts with a header word whose magic byte 0xEE is byte 3 (little-endian) or
+  // byte 0 (big-endian) (docs/format.md); no JSON text starts like that.
+  if (head.size() >= 4 && (b[0] == kHeaderMagic || (b[3] == kHeaderMagic && b[0] % 4 == 0)))
+    throw ToolError(kExitBadData, name + ": this is a pmclog file, not JSON Lines (use "
+                                         "pmclog-dump --format=jsonl)");
+  const std::span<const uint8_t> bytes(b, head.size());
+  if (auto what = foreign_format(bytes))
+    throw ToolError(kExitBadData, name + ": this is " + *what + ", not JSON Lines");
+  const Compression c = sniff_compression(bytes);
+  if (c != Compression::none)
+    throw ToolError(kExitBadData, name + ": this is " + compression_name(c) +
+                                      "-compressed, not JSON Lines; decompress it first");
 }
 
 // Settles the ABI from the options and a look at the first lines.
@@ -102,40 +61,30 @@ class AbiResolver {
  public:
   explicit AbiResolver(const JsonOptions& opt) : opt_(opt) {}
 
-  // Feeds one line; returns true once everything is settled.
-  bool feed(std::string_view line) {
-    if (blank(line)) return settled();
-    const auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object()) return settled();
+  // Feeds one line (its members `h`); returns true once everything is settled.
+  bool feed(std::string_view line, const JsonLineHead& h) {
     if (!have_gen_) {
       std::optional<Generation> g;
-      if (auto it = j.find("generation"); it != j.end() && it->is_string())
-        g = parse_generation(it->get<std::string>());
-      if (!g && j.value("type", "") == "initialize" && j.contains("version"))
-        g = generation_of_version(static_cast<uint32_t>(number_of(j, "version")));
+      if (!h.generation.empty()) g = parse_generation(h.generation);
+      if (!g && h.type == "initialize" && h.has_version)
+        g = generation_of_version(static_cast<uint32_t>(h.version));
       gen_ = g ? *g : Generation::L3;  // the first record tells nothing: the usual default
       if (opt_.modern && !(gen_ == Generation::M9 || gen_ == Generation::M10))
         gen_ = Generation::M9;
       if (opt_.generation) gen_ = *opt_.generation;
       have_gen_ = true;
     }
-    if (!have_order_) {
-      if (auto it = j.find("byte_order"); it != j.end() && it->is_string()) {
-        if (auto o = parse_byte_order(it->get<std::string>())) {
-          order_ = *o;
-          have_order_ = true;
-        }
+    if (!have_order_ && !h.byte_order.empty()) {
+      if (auto o = parse_byte_order(h.byte_order)) {
+        order_ = *o;
+        have_order_ = true;
       }
     }
-    if (!width_) {
-      const uint64_t w = number_of(j, "address_width");
-      if (w == 4 || w == 8) width_ = static_cast<uint8_t>(w);
-    }
-    if (!time_width_) {
-      const uint64_t t = number_of(j, "time_width");
-      if (t == 4 || t == 8) time_width_ = static_cast<uint8_t>(t);
-    }
-    if (!width_ && j.contains("length")) infer_width(line, j);
+    if (!width_ && (h.address_width == 4 || h.address_width == 8))
+      width_ = static_cast<uint8_t>(h.address_width);
+    if (!time_width_ && (h.time_width == 4 || h.time_width == 8))
+      time_width_ = static_cast<uint8_t>(h.time_width);
+    if (!width_ && h.has_length) infer_width(line, h);
     return settled();
   }
 
@@ -155,29 +104,32 @@ class AbiResolver {
     return have_gen_ && (opt_.address_width || width_);  // byte order has no evidence in JSON
   }
 
-  void infer_width(std::string_view line, const nlohmann::json& j) {
-    const uint64_t length = number_of(j, "length");
+  // The width under which the stated length is the kernel's length for the contents. The
+  // line is read under both widths: a strict reader refuses a length the contents contradict.
+  void infer_width(std::string_view line, const JsonLineHead& h) {
     const Generation g = gen_;
     const ByteOrder o = opt_.byte_order.value_or(have_order_ ? order_ : ByteOrder::little);
-    if (j.value("type", "") == "initialize" && g >= Generation::M9) {
+    if (h.type == "initialize" && g >= Generation::M9) {
       // 104 bytes only with a 4-byte time_t (FORMAT.md §5).
-      if (length == 104) time_width_ = 4;
-      if (length == 112) time_width_ = 8;
+      if (h.length == 104) time_width_ = 4;
+      if (h.length == 112) time_width_ = 8;
     }
-    Abi a8{g, 8, o, 8}, a4{g, 4, o, 4};
-    JsonLineInfo info;
-    auto rec = parse_json_record_info(line, a8, info);
-    if (!rec.ok() || rec->value.kind == Kind::unknown) return;
-    const Layout* l = layout_for(a8, rec->value.kind);
-    bool uses_width = false;
-    for (const FieldSpec& f : *l) uses_width |= f.type == FieldType::addr || f.type == FieldType::addrs;
-    if (!uses_width) return;
-    width_mattered_ = true;
-    RecordValue v = rec->value;
-    v.length = 0;
-    const auto l8 = encoded_length(v, a8, EncodeOptions{false});
-    const auto l4 = encoded_length(v, a4, EncodeOptions{false});
-    const bool fits8 = l8.ok() && l8.value() == length, fits4 = l4.ok() && l4.value() == length;
+    const auto fits = [&](uint8_t w) {
+      const Abi a{g, w, o, w};
+      JsonLineInfo info;
+      auto rec = parse_json_record_info(line, a, info);
+      if (!rec.ok() || rec->value.kind == Kind::unknown) return false;
+      bool uses_width = false;
+      for (const FieldSpec& f : *layout_for(a, rec->value.kind))
+        uses_width |= f.type == FieldType::addr || f.type == FieldType::addrs;
+      if (!uses_width) return false;
+      width_mattered_ = true;
+      RecordValue v = rec->value;
+      v.length = 0;
+      const auto l = encoded_length(v, a, EncodeOptions{false});
+      return l.ok() && l.value() == h.length;
+    };
+    const bool fits8 = fits(8), fits4 = fits(4);
     if (fits8 && !fits4) width_ = 8;
     if (fits4 && !fits8) width_ = 4;
   }
@@ -199,26 +151,117 @@ uint8_t default_time_width(uint8_t address_width, ByteOrder order) {
   return address_width == 4 && order == ByteOrder::little ? 4 : 8;
 }
 
-void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
+namespace {
+
+// Which lines are written when a dump of several logs is the input: the file `opt.file`
+// names, else the only one there is (lines without a "file" member belong to none).
+class FileFilter {
+ public:
+  FileFilter(const JsonOptions& opt, LineReader& reader, const std::string& name)
+      : opt_(opt), reader_(reader), name_(name) {}
+
+  bool selecting() const { return opt_.file.has_value(); }
+  bool wanted(bool has_file, std::string_view file) {
+    if (has_file) seen_.emplace(file);
+    if (!selecting()) {
+      if (has_file && seen_.size() > 1) refuse_mixed();
+      return true;
+    }
+    const bool hit = has_file && file == *opt_.file;
+    matched_ |= hit;
+    return hit;
+  }
+  // After the last line: a --file that matched nothing is an error.
+  void finish() const {
+    if (!selecting() || matched_) return;
+    throw ToolError(kExitUsageOrIo,
+                    seen_.empty()
+                        ? fmt::format("--file {}: no line of {} has a \"file\" member", *opt_.file, name_)
+                        : fmt::format("--file {}: no line of {} is of that file (files: {})",
+                                      *opt_.file, name_, listing()));
+  }
+
+ private:
+  // The rest of the input is only peeked at, to name every file in the message.
+  [[noreturn]] void refuse_mixed() {
+    const uint64_t at = reader_.line_number();
+    std::string_view line;
+    while (seen_.size() <= kListed && reader_.next(line)) {
+      if (blank(line)) continue;
+      auto h = peek_json_line(PaddedLine{line});
+      if (h.ok() && h->has_file) seen_.insert(h->file);
+    }
+    throw ToolError(kExitBadData,
+                    fmt::format("{}:{}: input holds records of {}{} files ({}); choose one with "
+                                "--file NAME",
+                                name_, at, seen_.size() > kListed ? "more than " : "",
+                                std::min(seen_.size(), kListed), listing()));
+  }
+  std::string listing() const {
+    std::string s;
+    size_t n = 0;
+    for (const std::string& f : seen_) {
+      if (n++ == kListed) break;
+      if (!s.empty()) s += ", ";
+      s += display_name(f);
+    }
+    return s;
+  }
+  static std::string display_name(const std::string& f) {
+    std::string s;
+    for (char c : f) s += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+    return s;
+  }
+  static constexpr size_t kListed = 8;
+
+  const JsonOptions& opt_;
+  LineReader& reader_;
+  const std::string& name_;
+  std::set<std::string, std::less<>> seen_;
+  bool matched_ = false;
+};
+
+}  // namespace
+
+void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& opt,
                    const std::function<RecordStream&(const Abi&)>& open) {
-  LineReader reader(fd, name);
+  LineReader reader(src, name);
+  refuse_non_text(reader.head(kSniffBytes), name);
   AbiResolver resolver(opt);
-  std::deque<std::string> ahead;
+  FileFilter files(opt, reader, name);
+  // Lines read before the ABI is settled, with their numbers (and whether they are written).
+  struct Ahead {
+    uint64_t lineno;
+    std::string text;
+  };
+  std::deque<Ahead> ahead;
   std::string_view line;
-  bool more = true;
+  bool more = true, any = false;
   while (ahead.size() < kLookaheadLines) {
     if (!(more = reader.next(line))) break;
-    ahead.emplace_back(line);
-    if (resolver.feed(line)) break;
+    ahead.push_back({reader.line_number(), std::string(line)});
+    if (blank(line)) continue;
+    any = true;
+    auto h = peek_json_line(PaddedLine{line});
+    if (!h.ok()) continue;  // reported with its line number below
+    // Only the chosen file's lines tell its ABI (files of one dump may differ).
+    if (files.selecting() && !(h->has_file && h->file == *opt.file)) continue;
+    if (resolver.feed(line, *h)) break;
   }
   // No record at all: refused before the output is opened, so no empty log is left behind.
-  if (!more && std::all_of(ahead.begin(), ahead.end(), [](const std::string& l) { return blank(l); }))
+  if (!more && !any)
     throw ToolError(kExitBadData, name + ": empty input: no INITIALIZE record (no JSON line)");
   const Abi abi = resolver.abi();
   if (resolver.width_assumed() && !opt.quiet)
     fmt::print(stderr, "pmclog-write: note: no record settles the address width; assuming "
                        "{}-bit (use --address-width)\n", abi.address_width * 8);
-  RecordStream& stream = open(abi);
+  RecordStream* stream = nullptr;
+  const auto output = [&]() -> RecordStream& {
+    if (!stream) stream = &open(abi);
+    return *stream;
+  };
+  // Without --file the output is opened now, as before; with it, at the first chosen line.
+  if (!files.selecting()) output();
   const bool forced_gen = opt.generation.has_value();
 
   uint64_t lineno = 0, nrecords = 0;
@@ -228,11 +271,19 @@ void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
   auto fail = [&](const std::string& msg) -> void {
     throw ToolError(kExitBadData, fmt::format("{}:{}: {}", name, lineno, msg));
   };
-  auto handle = [&](std::string_view text) {
-    ++lineno;
+  auto handle = [&](std::string_view text, uint64_t number, bool padded) {
+    lineno = number;
     if (blank(text)) return;
-    auto parsed = parse_json_record_info(text, abi, info);
+    if (files.selecting()) {
+      auto h = padded ? peek_json_line(PaddedLine{text}) : peek_json_line(text);
+      if (!h.ok()) fail(h.error().message);
+      if (!files.wanted(h->has_file, h->file)) return;
+    }
+    auto parsed = padded ? parse_json_record_info(PaddedLine{text}, abi, info)
+                         : parse_json_record_info(text, abi, info);
     if (!parsed.ok()) fail(parsed.error().message);
+    if (!files.selecting()) files.wanted(info.has_file, info.file);
+    RecordStream& out_stream = output();
     RecordValue& v = parsed->value;
     if (!info.generation.empty() && !forced_gen) {
       const auto g = parse_generation(info.generation);
@@ -252,8 +303,8 @@ void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
       if (!opt.quiet)
         fmt::print(stderr, "pmclog-write: note: the input starts without INITIALIZE; adding "
                            "one for {}\n", describe(abi));
-      if (auto r = encode(init, abi, stream.pending()); !r.ok()) fail(r.error().message);
-      stream.added();
+      if (auto r = encode(init, abi, out_stream.pending()); !r.ok()) fail(r.error().message);
+      out_stream.added();
       ++nrecords;
     }
     if (v.kind == Kind::initialize && !given(Field::version))
@@ -274,7 +325,7 @@ void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
       if (!info.has_tsc) v.tsc = prev_tsc + 1;
       prev_tsc = v.tsc;
     }
-    std::vector<uint8_t>& out = stream.pending();
+    std::vector<uint8_t>& out = out_stream.pending();
     const size_t at = out.size();
     const auto len = encode(v, abi, out);
     if (!len.ok()) fail(len.error().message);
@@ -282,11 +333,12 @@ void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
         !apply_patches({out.data() + at, len.value()}, parsed->patches))
       fail(fmt::format("field 'unwritten': a patch falls outside the {}-byte record", len.value()));
     ++nrecords;
-    stream.added();
+    out_stream.added();
   };
-  for (const std::string& l : ahead) handle(l);
+  for (const Ahead& a : ahead) handle(a.text, a.lineno, false);
   ahead.clear();
-  while (more && reader.next(line)) handle(line);
+  while (more && reader.next(line)) handle(line, reader.line_number(), true);
+  files.finish();
 }
 
 }  // namespace pmclog::write

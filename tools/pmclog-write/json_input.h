@@ -3,6 +3,8 @@
 // INITIALIZE's version, `address_width`/`byte_order` members, record lengths that only one
 // address width explains); missing header times are derived, increasing; stale bytes listed
 // in `unwritten` are put back after encoding, so a dump of a clean log comes back exact.
+// A dump of several logs carries a "file" member on every line: one file is written, the
+// only one or the one `file` names.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "pmclog/abi.h"
+#include "pmclog/reader.h"
 
 namespace pmclog::write {
 
@@ -23,12 +26,15 @@ struct JsonOptions {
   std::optional<uint8_t> address_width;
   std::optional<ByteOrder> byte_order;
   bool quiet = false;
+  // Multi-file input: write only the lines whose "file" member is this (--file NAME).
+  std::optional<std::string> file;
 };
 
-// Reads lines from `fd` (`name` for messages, already escaped: display_path). Once the ABI
+// Reads lines from `src` (`name` for messages, already escaped: display_path). Once the ABI
 // is settled, `open` is called to get the stream to write to. Throws ToolError: exit 1 with
-// "NAME:LINE: field 'f': reason" for bad input, exit 2 for read errors.
-void convert_jsonl(int fd, const std::string& name, const JsonOptions& opt,
+// "NAME:LINE: field 'f': reason" for bad input (a binary log or a line above kMaxJsonLine
+// included), exit 2 for read errors and for a `file` that no line has.
+void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& opt,
                    const std::function<RecordStream&(const Abi&)>& open);
 
 // The INITIALIZE time_t width the tool assumes: 4 only on i386 (32-bit little-endian).

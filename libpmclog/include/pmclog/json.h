@@ -3,6 +3,7 @@
 // for from_json() + encode() + apply_patches() to give back the record's exact bytes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,12 +28,6 @@ struct JsonRecord {
   bool has_offset = false;
 };
 
-// Parses one line. `abi` gives the widths used to range-check values; fields that can be
-// derived may be missing (length, type code, timestamps, cpu/flags defaults). The error
-// message names the field and the reason; `offset` in the Error is unused (callers add the
-// line number). (libpmclog/src/json_parse.cpp)
-Result<JsonRecord> parse_json_record(std::string_view line, const Abi& abi);
-
 // What a line gave, beyond the record: which header times and fields were present (so that a
 // writer can derive the missing ones, e.g. increasing timestamps) and the ABI members an
 // INITIALIZE line carries.
@@ -44,8 +39,37 @@ struct JsonLineInfo {
   uint64_t address_width = 0;    // "address_width" member (0: absent)
   std::string byte_order;        // "byte_order" member
   uint64_t time_width = 0;       // "time_width" member (0: absent)
+  bool has_file = false;
+  std::string file;              // "file" member (multi-file dumps), as written
 };
+
+// The parser (simdjson) reads up to this many bytes past the end of a line; a caller whose
+// buffer has them readable (e.g. a line reader's) passes a PaddedLine and saves a copy.
+inline constexpr size_t kJsonPadding = 64;
+struct PaddedLine {
+  std::string_view text;  // kJsonPadding readable bytes must follow text.end()
+};
+
+// Parses one line strictly: an unknown member, a member given twice, a member that the
+// record type does not have, a missing required member, a value that does not fit its field
+// and an explicit `length` that does not match the contents are errors. `abi` gives the
+// widths used to range-check values; fields that can be derived may be missing (length, type
+// code, timestamps, cpu/flags defaults, other numbers: 0). The message names the member and
+// the reason ("field 'pid': 4294967296 does not fit in 32 bits"); `offset` in the Error is
+// unused (callers add the line number). (libpmclog/src/json_parse.cpp)
+Result<JsonRecord> parse_json_record(std::string_view line, const Abi& abi);
 Result<JsonRecord> parse_json_record_info(std::string_view line, const Abi& abi,
                                           JsonLineInfo& info);
+Result<JsonRecord> parse_json_record_info(PaddedLine line, const Abi& abi, JsonLineInfo& info);
+
+// The members of a line that settle the ABI or select a file, read without knowing the ABI
+// (so without interpreting the record). Absent members stay empty / 0.
+struct JsonLineHead {
+  std::string type, generation, byte_order, file;
+  bool has_file = false, has_version = false, has_length = false;
+  uint64_t version = 0, address_width = 0, time_width = 0, length = 0;
+};
+Result<JsonLineHead> peek_json_line(std::string_view line);
+Result<JsonLineHead> peek_json_line(PaddedLine line);
 
 }  // namespace pmclog

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "pmclog/detect.h"
 #include "pmclog/error.h"
@@ -40,9 +41,11 @@ struct OpenInput {
 
 // The bytes of an input, decompressed. Errc::io for inputs that cannot be opened or read and
 // for directories; Errc::bad_abi for another format ("NAME: this is a zip archive, not a
-// pmclog log"), also inside a compression. A read error after the first bytes comes from
-// `source` when it is reached, so that everything before it can still be used.
-Result<OpenInput> open_input_bytes(const std::string& name);
+// pmclog log"; `expected` names what the caller reads instead), also inside a compression.
+// A read error after the first bytes comes from `source` when it is reached, so that
+// everything before it can still be used.
+Result<OpenInput> open_input_bytes(const std::string& name,
+                                   std::string_view expected = "a pmclog log");
 
 struct OpenLog {
   std::string name;          // as given ("-" for standard input)

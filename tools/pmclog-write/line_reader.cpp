@@ -1,0 +1,90 @@
+#include "line_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "tool_error.h"
+
+namespace pmclog::write {
+
+namespace {
+constexpr size_t kChunk = size_t{1} << 20;  // one read; also the starting buffer
+
+std::string size_text(size_t n) {
+  if (n % (size_t{1} << 20) == 0) return fmt::format("{} MiB", n >> 20);
+  if (n % 1024 == 0) return fmt::format("{} KiB", n >> 10);
+  return fmt::format("{} bytes", n);
+}
+}  // namespace
+
+LineReader::LineReader(ByteSource& src, std::string name, size_t max_line)
+    : src_(src), name_(std::move(name)), max_(max_line), buf_(kChunk + kJsonPadding) {}
+
+void LineReader::too_long() const {
+  throw ToolError(kExitBadData,
+                  fmt::format("{}:{}: line longer than {}, the cap on one JSON line (a record's "
+                              "JSON is under 1 MiB)",
+                              name_, lineno_ + 1, size_text(max_)));
+}
+
+bool LineReader::fill() {
+  if (eof_) return false;
+  const size_t room = buf_.size() - kJsonPadding - end_;
+  if (room < kChunk / 4) {
+    // Move the partial line to the front; grow only when it fills most of the buffer.
+    if (pos_ > 0) {
+      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+      end_ -= pos_;
+      scan_ -= pos_;
+      pos_ = 0;
+    }
+    if (buf_.size() - kJsonPadding - end_ < kChunk / 4) {
+      // Enough for the cap plus one byte, which tells a line above it.
+      const size_t limit = max_ + 1 + kChunk + kJsonPadding;
+      buf_.resize(std::min(std::max(buf_.size() * 2, end_ + kChunk + kJsonPadding), limit));
+    }
+  }
+  const size_t want = buf_.size() - kJsonPadding - end_;
+  auto r = src_.read(reinterpret_cast<uint8_t*>(buf_.data() + end_), want);
+  if (!r.ok()) throw ToolError(kExitUsageOrIo, "cannot read " + name_ + ": " + r.error().message);
+  if (r.value() == 0) {
+    eof_ = true;
+    return false;
+  }
+  end_ += r.value();
+  return true;
+}
+
+std::string_view LineReader::head(size_t n) {
+  while (end_ - pos_ < n && fill()) {
+  }
+  return {buf_.data() + pos_, std::min(n, end_ - pos_)};
+}
+
+bool LineReader::next(std::string_view& line) {
+  for (;;) {
+    if (const void* nl = std::memchr(buf_.data() + scan_, '\n', end_ - scan_)) {
+      const size_t at = static_cast<size_t>(static_cast<const char*>(nl) - buf_.data());
+      if (at - pos_ > max_) too_long();
+      line = std::string_view(buf_.data() + pos_, at - pos_);
+      pos_ = scan_ = at + 1;
+      ++lineno_;
+      return true;
+    }
+    scan_ = end_;
+    if (end_ - pos_ > max_) too_long();
+    if (!fill()) {
+      if (pos_ == end_) return false;
+      // The last line has no '\n': blank the padding so that stale bytes read as nothing.
+      std::memset(buf_.data() + end_, ' ', kJsonPadding);
+      line = std::string_view(buf_.data() + pos_, end_ - pos_);
+      pos_ = scan_ = end_;
+      ++lineno_;
+      return true;
+    }
+  }
+}
+
+}  // namespace pmclog::write

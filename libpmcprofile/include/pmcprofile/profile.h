@@ -1,0 +1,126 @@
+// The aggregated profile: a stack table in the style of pprof and the Firefox Profiler's
+// processed format. Each distinct stack is a node (parent node + frame); each sample adds
+// its weight to its leaf node. Memory grows with distinct stacks, never with samples.
+// Names (events, commands, frames, functions) live in Tables, shared by every profile of a
+// Session so that per-input profiles (--by-file) and the merged one use the same ids.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "pmcprofile/address_space.h"
+#include "pmcprofile/symbolizer.h"
+
+namespace pmcprofile {
+
+using FrameId = uint32_t;
+using NodeId = uint32_t;
+using FunctionId = uint32_t;
+inline constexpr NodeId kNoNode = 0xFFFFFFFFu;
+
+// An address-level frame: where in which object, and whether it is a return address.
+struct Frame {
+  Location where;
+  bool caller = false;  // not the interrupted pc: a return address
+  bool operator==(const Frame& o) const {
+    return where.object == o.where.object && where.address == o.where.address &&
+           where.kernel == o.where.kernel && caller == o.caller;
+  }
+};
+
+// A function-level frame after symbolization: a function, or the label of an unresolved
+// frame ("libc.so.7+0x1234", "0x7fff1234", "[kernel] 0xffffffff81000000").
+struct Function {
+  std::string name;
+  ObjectId object = kNoObject;
+  bool kernel = false;
+  Unresolved why = Unresolved::none;
+};
+
+struct FunctionRef {
+  FunctionId id = 0;
+  bool inlined = false;
+};
+
+// What every sample is grouped by besides its stack.
+struct Context {
+  uint32_t event = 0;
+  uint32_t comm = 0;
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  uint32_t thread = 0;  // Tables::threads
+  bool operator==(const Context&) const = default;
+};
+
+class Tables {
+ public:
+  std::vector<std::string> events;  // by event id: "cpu-clock", "INSTR_RETIRED_ANY"...
+  std::vector<std::string> comms;   // by comm id
+  std::vector<std::string> threads{std::string()};  // thread names by id; 0 is "no name"
+  std::vector<Frame> frames;        // by FrameId
+  std::vector<Function> functions;  // by FunctionId, filled by symbolize()
+  // Per frame, the functions it stands for, outermost first (one unless inlines are shown).
+  std::vector<std::vector<FunctionRef>> frame_functions;
+
+  uint32_t event(const std::string& name);
+  // Names an event that samples met before its allocation record (legacy file order).
+  // Two ids may then share a name: the views treat them as one event.
+  void rename_event(uint32_t id, const std::string& name);
+  uint32_t comm(const std::string& name);
+  uint32_t thread(const std::string& name);
+  FrameId frame(const Frame& f);
+  uint32_t context(const Context& c);
+  const Context& context_of(uint32_t id) const { return contexts_[id]; }
+  size_t context_count() const { return contexts_.size(); }
+
+  // Symbolizes the frames added since the last call (each once, through the cache).
+  void symbolize(Symbolizer& sym, ObjectTable& objects);
+
+ private:
+  struct FrameHash {
+    size_t operator()(const Frame& f) const {
+      uint64_t h = f.where.address * 0x9E3779B97F4A7C15ull;
+      h ^= (uint64_t{f.where.object} << 2 | uint64_t{f.where.kernel} << 1 | f.caller) *
+           0xC2B2AE3D27D4EB4Full;
+      return static_cast<size_t>(h ^ (h >> 31));
+    }
+  };
+  std::unordered_map<Frame, FrameId, FrameHash> frame_ids_;
+  std::unordered_map<std::string, uint32_t> event_ids_, comm_ids_;
+  std::unordered_map<std::string, uint32_t> thread_ids_{{std::string(), 0}};
+  // (event, comm, pid, tid, thread): new stacks only
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> context_ids_;
+  std::vector<Context> contexts_;
+  std::unordered_map<std::string, FunctionId> function_ids_;
+  FunctionId function(Function f);
+};
+
+struct StackNode {
+  NodeId parent = kNoNode;  // kNoNode for a root
+  uint32_t value = 0;       // a root: its context id; otherwise its FrameId
+};
+
+class Profile {
+ public:
+  std::string name;  // the input for --by-file, "" for the merged profile
+  std::vector<StackNode> nodes;
+  std::vector<uint64_t> self;  // samples whose leaf is the node, by NodeId
+  std::vector<uint64_t> event_samples;  // samples per event id
+  uint64_t samples = 0;
+
+  NodeId root(uint32_t context);
+  NodeId child(NodeId parent, FrameId frame);
+  void add(NodeId leaf, uint64_t n = 1);
+  bool is_root(NodeId n) const { return nodes[n].parent == kNoNode; }
+  // The context of a node's stack (walks up to the root).
+  uint32_t context_of(NodeId n) const;
+
+ private:
+  std::unordered_map<uint64_t, NodeId> children_;  // parent << 32 | frame (roots: ~0 << 32 | ctx)
+};
+
+}  // namespace pmcprofile

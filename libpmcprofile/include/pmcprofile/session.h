@@ -1,0 +1,131 @@
+// Opening logs and turning them into resolved samples or aggregated profiles: the entry
+// point of the profile library.
+//
+//   pmcprofile::Options opt;                 // where objects are, filters, ...
+//   pmcprofile::Session s(opt);
+//   s.add_log("a.pmclog");                   // replay, resolve, aggregate (merged profile)
+//   s.add_log("b.pmclog.zst");
+//   s.symbolize();                           // each distinct (object, address) once
+//   const pmcprofile::Profile& p = s.profiles()[0];
+//
+// or, for every sample in time order with its frames resolved:
+//
+//   s.for_each_sample("a.pmclog", [&](const pmcprofile::Sample& smp) { ... });
+//
+// Records are replayed in time order (modern logs: the header TSC; legacy: the header
+// timestamp), through a bounded reordering window, because modern kernels write one buffer
+// per CPU and a sample may be written before the MAP_IN it depends on.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pmclog/detect.h"
+#include "pmcprofile/address_space.h"
+#include "pmcprofile/objects.h"
+#include "pmcprofile/profile.h"
+#include "pmcprofile/symbolizer.h"
+
+namespace pmcprofile {
+
+struct Filter {
+  std::vector<uint32_t> pids, tids, cpus;  // empty: all
+  std::vector<std::string> comms, events;  // event names (or pmc ids as 0x... text)
+  enum class Mode : uint8_t { all, user, kernel } mode = Mode::all;
+  std::optional<double> from, to;  // seconds from the log's first record
+};
+
+struct Options {
+  pmclog::AbiHint hint;  // what detection cannot settle (--generation, --address-width, ...)
+  LocateOptions locate;
+  SymbolOptions symbols;
+  Filter filter;
+  bool keep_going = false;  // skip damaged records instead of stopping at the first
+  bool by_file = false;     // one profile per input instead of one merged profile
+  // Profiles keep the thread (tid and name) of each stack, for views grouped by thread.
+  // Off, threads of a process share their stacks: fewer nodes.
+  bool keep_threads = false;
+  // Records held back to put a modern log's per-CPU buffers in time order. A record written
+  // more than this many records after a later one is replayed out of order.
+  size_t reorder_window = 1u << 16;
+  // Called now and then while a log is read: bytes done and (0 if unknown) in all.
+  std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+// One sample, resolved: frames leaf first (index into Tables::frames).
+struct Sample {
+  uint32_t event = 0;  // Tables::events
+  uint32_t comm = 0;   // Tables::comms
+  uint32_t pid = 0, tid = 0, cpu = 0;
+  uint32_t thread = 0;  // Tables::threads: the name THR_CREATE gave the tid ("" if none)
+  double time = 0;     // seconds from the log's first record
+  bool user_mode = false;
+  std::span<const FrameId> frames;
+  // The same (stack_epoch, stack_id) means the same context and frames: consumers may cache
+  // per distinct stack. Ids restart with every epoch (mappings or names changed).
+  static constexpr uint32_t kNoStack = 0xFFFFFFFFu;
+  uint32_t stack_id = kNoStack;
+  uint64_t stack_epoch = 0;
+};
+
+struct InputReport {
+  std::string name;
+  bool opened = false;
+  std::string abi;           // "M10, 64-bit addresses, little-endian"
+  std::string compression;   // "none", "gzip", ...
+  uint64_t records = 0;
+  uint64_t samples = 0;      // in the log
+  uint64_t kept = 0;         // after the filters
+  uint64_t empty = 0;        // samples without frames
+  uint64_t skipped_bytes = 0;  // --keep-going: damaged bytes stepped over
+  uint64_t damaged = 0;        // errors met (the first stops the log unless keep_going)
+  std::string error;         // the first error ("" when the whole log was good)
+  bool empty_input = false;  // no byte at all: no log (error says so)
+};
+
+// The error of an input without a single byte: every log starts with INITIALIZE.
+inline constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
+
+class Session {
+ public:
+  explicit Session(Options opt);
+  ~Session();
+
+  // Reads one log ("-" is standard input; every compression open_log reads) into the
+  // merged profile, or into its own with by_file.
+  InputReport add_log(const std::string& name);
+  // Reads one log and calls f for every kept sample, in time order (frames are already
+  // resolved to objects; call symbolize() or symbol() for names).
+  InputReport for_each_sample(const std::string& name, const std::function<void(const Sample&)>& f);
+
+  // Symbolizes every frame seen so far (each distinct one once).
+  void symbolize();
+  const Symbolized& symbol(FrameId f);
+
+  const std::vector<Profile>& profiles() const { return profiles_; }
+  Tables& tables() { return tables_; }
+  const Tables& tables() const { return tables_; }
+  ObjectTable& objects() { return objects_; }
+  Symbolizer& symbolizer() { return symbolizer_; }
+  const Options& options() const { return opt_; }
+  // The events the filter selects that no log had (a likely typo).
+  std::vector<std::string> unmatched_events() const;
+
+ private:
+  InputReport read(const std::string& name, const std::function<void(const Sample&)>& f);
+  Options opt_;
+  ObjectTable objects_;
+  Symbolizer symbolizer_;
+  Tables tables_;
+  std::vector<Profile> profiles_;
+  std::vector<bool> event_matched_;
+  struct Pool;  // the reordering window's records, kept from one log to the next
+  std::unique_ptr<Pool> pool_;
+};
+
+}  // namespace pmcprofile

@@ -1,0 +1,66 @@
+// Function names, source lines and inline chains for (object, address), in process, with
+// elfutils' libdwfl: .symtab, then .dynsym, then a separate debug file (build id under
+// DIR/.build-id/xx/rest.debug, then .gnu_debuglink) along the debug directories. Each object
+// is opened once, and each distinct (object, address) is looked up once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pmcprofile/address_space.h"
+#include "pmcprofile/objects.h"
+
+namespace pmcprofile {
+
+struct SymbolOptions {
+  bool demangle = true;  // C++ names demangled (--no-demangle keeps them raw)
+  bool lines = false;    // file:line of each frame (DWARF)
+  bool inlines = false;  // the inlined calls at an address, as frames of their own (DWARF)
+  // Searched for separate debug files before the sysroot's /usr/lib/debug and the host's.
+  std::vector<std::string> debug_dirs;
+};
+
+struct SymbolFrame {
+  std::string name;  // function (demangled unless asked otherwise)
+  std::string file;  // with lines: source file ("" unknown)
+  uint32_t line = 0;
+  bool inlined = false;  // an inlined call inside the frame before it
+};
+
+struct Symbolized {
+  Unresolved why = Unresolved::none;  // object_missing or no_symbols when frames is empty
+  std::vector<SymbolFrame> frames;    // outermost first: the function, then inlined callees
+};
+
+class Symbolizer {
+ public:
+  Symbolizer(ObjectTable& objects, SymbolOptions opt);
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  // `address` is in the object's own addresses; `caller` marks a return address, looked up
+  // one byte before so that the call instruction's function and line are found.
+  const Symbolized& lookup(ObjectId object, uint64_t address, bool caller);
+
+  // The objects opened so far, and how many distinct addresses were looked up.
+  size_t objects_opened() const;
+  size_t addresses_looked_up() const;
+
+  struct Module;
+
+ private:
+  Module& module(ObjectId id);
+  ObjectTable& objects_;
+  SymbolOptions opt_;
+  std::string debuginfo_path_;
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// The demangled form of a C++ (Itanium ABI) name; the name itself when it is not one.
+std::string demangle(const std::string& name);
+
+}  // namespace pmcprofile

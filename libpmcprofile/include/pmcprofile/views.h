@@ -1,0 +1,67 @@
+// The two views of a symbolized Profile that pmclog-report prints: the function table of
+// `top` (self and total samples, grouped like perf report --sort) and folded stacks
+// (flamegraph.pl's input), and the count of what stayed unresolved.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pmcprofile/profile.h"
+
+namespace pmcprofile {
+
+// What a top row is keyed by (perf report --sort comm,dso,sym).
+// tid and thread need Options::keep_threads (the profile has no threads otherwise).
+struct GroupBy {
+  bool comm = true, pid = false, tid = false, thread = false, object = true, symbol = true;
+};
+
+struct TopRow {
+  uint32_t event = 0;
+  uint32_t comm = 0xFFFFFFFFu;  // 0xFFFFFFFF when not grouped by it
+  uint32_t pid = 0xFFFFFFFFu;
+  uint32_t tid = 0xFFFFFFFFu;     // with by.tid or by.thread
+  uint32_t thread = 0xFFFFFFFFu;  // Tables::threads, with by.thread
+  ObjectId object = kNoObject;  // kNoObject when not grouped by it (or none)
+  bool object_grouped = false;
+  FunctionId function = 0xFFFFFFFFu;  // 0xFFFFFFFF when not grouped by symbol
+  uint64_t self = 0;   // samples whose leaf is here
+  uint64_t total = 0;  // samples with this row anywhere in the stack (counted once each)
+};
+
+enum class SortKey : uint8_t { self, total, name, object };
+
+// Samples of an event, counting every event id of the same name.
+uint64_t event_samples(const Profile& p, const Tables& t, uint32_t event);
+
+// Rows of every event (call Tables::symbolize first). With `inlines`, the innermost inlined
+// function at the leaf takes the self samples.
+std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
+                             const GroupBy& by, SortKey sort);
+
+struct FoldedOptions {
+  bool event_frame = true;  // the event as the root frame (off only when one event is selected)
+  bool comm_frame = false;  // the command as the next frame
+  bool inlines = false;     // inlined calls as frames (suffix _[i])
+};
+
+// One line per distinct stack, root first: "frame;frame;... count", sorted; kernel frames
+// end in "_[k]". ';' in names becomes ':' (flamegraph.pl splits on ';').
+std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const FoldedOptions& o);
+
+struct UnresolvedSummary {
+  uint64_t samples = 0, frames = 0;  // all samples, all frames of all samples
+  uint64_t leaf_samples[kUnresolvedKinds] = {};  // samples whose leaf frame stayed unresolved
+  uint64_t frame_count[kUnresolvedKinds] = {};   // frames, by reason
+  // Objects whose frames stayed unresolved, by frames, most first: (object, frames, why).
+  struct Object {
+    ObjectId id;
+    uint64_t frames;
+    Unresolved why;
+  };
+  std::vector<Object> objects;
+};
+UnresolvedSummary summarize_unresolved(const Profile& p, const Tables& t);
+
+}  // namespace pmcprofile

@@ -1,0 +1,141 @@
+#include "pmcprofile/profile.h"
+
+#include <cstdio>
+
+namespace pmcprofile {
+
+uint32_t Tables::event(const std::string& name) {
+  auto [it, fresh] = event_ids_.try_emplace(name, static_cast<uint32_t>(events.size()));
+  if (fresh) events.push_back(name);
+  return it->second;
+}
+
+void Tables::rename_event(uint32_t id, const std::string& name) {
+  event_ids_.erase(events[id]);
+  events[id] = name;
+  event_ids_.try_emplace(name, id);  // a name taken already keeps its first id
+}
+
+uint32_t Tables::comm(const std::string& name) {
+  auto [it, fresh] = comm_ids_.try_emplace(name, static_cast<uint32_t>(comms.size()));
+  if (fresh) comms.push_back(name);
+  return it->second;
+}
+
+uint32_t Tables::thread(const std::string& name) {
+  auto [it, fresh] = thread_ids_.try_emplace(name, static_cast<uint32_t>(threads.size()));
+  if (fresh) threads.push_back(name);
+  return it->second;
+}
+
+FrameId Tables::frame(const Frame& f) {
+  auto [it, fresh] = frame_ids_.try_emplace(f, static_cast<FrameId>(frames.size()));
+  if (fresh) frames.push_back(f);
+  return it->second;
+}
+
+uint32_t Tables::context(const Context& c) {
+  auto [it, fresh] = context_ids_.try_emplace(std::make_tuple(c.event, c.comm, c.pid, c.tid, c.thread),
+                                              static_cast<uint32_t>(contexts_.size()));
+  if (fresh) contexts_.push_back(c);
+  return it->second;
+}
+
+FunctionId Tables::function(Function f) {
+  // One function per (object, name, kind): the same name in two objects stays two rows.
+  std::string key = f.name;
+  key += '\0';
+  key += std::to_string(f.object);
+  key += f.kernel ? 'k' : 'u';
+  auto [it, fresh] = function_ids_.try_emplace(key, static_cast<FunctionId>(functions.size()));
+  if (fresh) functions.push_back(std::move(f));
+  return it->second;
+}
+
+namespace {
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string base_name(const std::string& p) {
+  const size_t s = p.rfind('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+}  // namespace
+
+void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
+  for (FrameId id = static_cast<FrameId>(frame_functions.size()); id < frames.size(); ++id) {
+    const Frame& f = frames[id];
+    std::vector<FunctionRef> refs;
+    if (f.where.object == kNoObject) {
+      refs.push_back({function({hex(f.where.address), kNoObject, f.where.kernel,
+                                Unresolved::no_mapping}),
+                      false});
+    } else {
+      const Symbolized& s = sym.lookup(f.where.object, f.where.address, f.caller);
+      const ObjectInfo& o = objects.peek(f.where.object);
+      if (s.frames.empty()) {
+        // Kernel frames without kernel symbols keep the run-time address, as pmcstat does.
+        std::string label;
+        if (f.where.kernel && is_kernel_image_path(o.path)) {
+          label = "[kernel] ";
+        } else {
+          label = o.name;
+          label += '+';
+        }
+        label += hex(f.where.address);
+        refs.push_back({function({label, f.where.object, f.where.kernel, s.why}), false});
+      } else {
+        for (const SymbolFrame& sf : s.frames) {
+          std::string name = sf.name;
+          if (!sf.file.empty()) {
+            name += " (";
+            name += base_name(sf.file);
+            name += ':';
+            name += std::to_string(sf.line);
+            name += ')';
+          }
+          refs.push_back({function({name, f.where.object, f.where.kernel, Unresolved::none}),
+                          sf.inlined});
+        }
+      }
+    }
+    frame_functions.push_back(std::move(refs));
+  }
+}
+
+NodeId Profile::root(uint32_t context) {
+  const uint64_t key = (uint64_t{0xFFFFFFFFu} << 32) | context;
+  auto [it, fresh] = children_.try_emplace(key, static_cast<NodeId>(nodes.size()));
+  if (fresh) {
+    nodes.push_back({kNoNode, context});
+    self.push_back(0);
+  }
+  return it->second;
+}
+
+NodeId Profile::child(NodeId parent, FrameId frame) {
+  const uint64_t key = (uint64_t{parent} << 32) | frame;
+  auto [it, fresh] = children_.try_emplace(key, static_cast<NodeId>(nodes.size()));
+  if (fresh) {
+    nodes.push_back({parent, frame});
+    self.push_back(0);
+  }
+  return it->second;
+}
+
+void Profile::add(NodeId leaf, uint64_t n) {
+  self[leaf] += n;
+  samples += n;
+}
+
+uint32_t Profile::context_of(NodeId n) const {
+  while (nodes[n].parent != kNoNode) n = nodes[n].parent;
+  return nodes[n].value;
+}
+
+}  // namespace pmcprofile

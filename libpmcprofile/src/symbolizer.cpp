@@ -1,0 +1,293 @@
+#include "pmcprofile/symbolizer.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <unordered_map>
+
+namespace pmcprofile {
+
+// One object's symbol source: a Dwfl with the object reported at its own addresses (base 0),
+// or the sorted text symbols of /proc/kallsyms, or nothing.
+struct Symbolizer::Module {
+  bool ready = false;
+  Dwfl* dwfl = nullptr;
+  Dwfl_Module* mod = nullptr;
+  bool has_symbols = false;
+  std::vector<std::pair<uint64_t, std::string>> kallsyms;  // sorted by address
+  // The compile units by address range, built on first need: libdw finds an address's unit
+  // only through .debug_aranges, which clang does not emit unless asked (-gdwarf-aranges).
+  struct UnitRange {
+    uint64_t lo, hi;  // [lo, hi) in the DWARF's addresses
+    Dwarf_Die* cu;
+    Dwarf_Addr bias;
+  };
+  std::vector<UnitRange> units;
+  bool units_built = false;
+};
+
+struct Symbolizer::State {
+  Dwfl_Callbacks callbacks{};
+  char* debuginfo_path = nullptr;
+  std::vector<Module> modules;  // by ObjectId
+  struct Key {
+    uint64_t address;
+    uint32_t object;
+    bool caller;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      uint64_t h = k.address * 0x9E3779B97F4A7C15ull ^ (uint64_t{k.object} << 1 | k.caller);
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Key, Symbolized, KeyHash> cache;
+  size_t opened = 0;
+};
+
+namespace {
+
+// The compile unit holding `at` (and its bias): libdw's aranges lookup, else the unit ranges.
+Dwarf_Die* unit_of(Symbolizer::Module& m, uint64_t at, Dwarf_Addr& bias) {
+  if (Dwarf_Die* cu = dwfl_module_addrdie(m.mod, at, &bias)) return cu;
+  if (!m.units_built) {
+    m.units_built = true;
+    Dwarf_Addr b = 0;
+    for (Dwarf_Die* cu = nullptr; (cu = dwfl_module_nextcu(m.mod, cu, &b)) != nullptr;) {
+      Dwarf_Addr base, lo, hi;
+      for (ptrdiff_t off = 0; (off = dwarf_ranges(cu, off, &base, &lo, &hi)) > 0;)
+        if (lo < hi) m.units.push_back({lo, hi, cu, b});
+    }
+    std::sort(m.units.begin(), m.units.end(),
+              [](const auto& x, const auto& y) { return x.lo < y.lo; });
+  }
+  // The last range starting at or below the address (ranges of distinct units do not overlap).
+  auto it = std::upper_bound(m.units.begin(), m.units.end(), at,
+                             [](uint64_t a, const auto& u) { return a < u.lo + u.bias; });
+  if (it == m.units.begin()) return nullptr;
+  --it;
+  if (at - it->bias >= it->hi) return nullptr;
+  bias = it->bias;
+  return it->cu;
+}
+
+// The DIEs holding `pc` below `parent`, innermost first: subprograms, inlined calls and
+// blocks, looking into namespaces and classes. For units where dwarf_getscopes finds nothing
+// (clang's: elfutils 0.188 does not look inside their namespaces).
+bool scopes_below(Dwarf_Die* parent, Dwarf_Addr pc, std::vector<Dwarf_Die>& chain) {
+  Dwarf_Die child;
+  if (dwarf_child(parent, &child) != 0) return false;
+  do {
+    const int tag = dwarf_tag(&child);
+    const bool container = tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+                           tag == DW_TAG_structure_type || tag == DW_TAG_union_type;
+    const bool code = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+                      tag == DW_TAG_lexical_block;
+    if (container && scopes_below(&child, pc, chain)) return true;
+    if (code && dwarf_haspc(&child, pc) > 0) {
+      scopes_below(&child, pc, chain);
+      chain.push_back(child);
+      return true;
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return false;
+}
+
+const char* die_name(Dwarf_Die* die, bool prefer_linkage) {
+  Dwarf_Attribute a;
+  if (prefer_linkage) {
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) != nullptr ||
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a) != nullptr)
+      return dwarf_formstring(&a);
+  }
+  if (dwarf_attr_integrate(die, DW_AT_name, &a) != nullptr) return dwarf_formstring(&a);
+  return nullptr;
+}
+
+void read_kallsyms(std::vector<std::pair<uint64_t, std::string>>& out) {
+  std::ifstream in("/proc/kallsyms");
+  std::string line;
+  while (std::getline(in, line)) {
+    // "ADDR T name [module]"
+    const size_t s1 = line.find(' ');
+    if (s1 == std::string::npos || line.size() < s1 + 4) continue;
+    const char t = line[s1 + 1];
+    if (t != 't' && t != 'T' && t != 'w' && t != 'W') continue;
+    std::string name = line.substr(s1 + 3);
+    const size_t tab = name.find('\t');
+    if (tab != std::string::npos) name.resize(tab);
+    out.emplace_back(std::strtoull(line.c_str(), nullptr, 16), std::move(name));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+}  // namespace
+
+Symbolizer::Symbolizer(ObjectTable& objects, SymbolOptions opt)
+    : objects_(objects), opt_(std::move(opt)), s_(std::make_unique<State>()) {
+  // Separate debug files: the user's directories, the sysroot's, then the host's (an empty
+  // element is the object's own directory, for .gnu_debuglink).
+  for (const auto& d : opt_.debug_dirs) {
+    debuginfo_path_ += d;
+    debuginfo_path_ += ':';
+  }
+  if (!objects_.options().sysroot.empty()) {
+    debuginfo_path_ += objects_.options().sysroot;
+    debuginfo_path_ += "/usr/lib/debug:";
+  }
+  debuginfo_path_ += ":.debug:/usr/lib/debug";
+  s_->debuginfo_path = debuginfo_path_.data();
+  s_->callbacks.find_elf = dwfl_build_id_find_elf;
+  s_->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  s_->callbacks.section_address = dwfl_offline_section_address;
+  s_->callbacks.debuginfo_path = &s_->debuginfo_path;
+}
+
+Symbolizer::~Symbolizer() {
+  for (Module& m : s_->modules)
+    if (m.dwfl != nullptr) dwfl_end(m.dwfl);
+}
+
+size_t Symbolizer::objects_opened() const { return s_->opened; }
+size_t Symbolizer::addresses_looked_up() const { return s_->cache.size(); }
+
+Symbolizer::Module& Symbolizer::module(ObjectId id) {
+  if (s_->modules.size() <= id) s_->modules.resize(id + 1);
+  Module& m = s_->modules[id];
+  if (m.ready) return m;
+  m.ready = true;
+  const ObjectInfo& o = objects_.info(id);
+  if (o.kallsyms) {
+    read_kallsyms(m.kallsyms);
+    m.has_symbols = !m.kallsyms.empty();
+    ++s_->opened;
+    return m;
+  }
+  if (o.file.empty()) return m;
+  const int fd = open(o.file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return m;
+  m.dwfl = dwfl_begin(&s_->callbacks);
+  if (m.dwfl == nullptr) {
+    close(fd);
+    return m;
+  }
+  // libdwfl owns the descriptor from here on.
+  m.mod = dwfl_report_elf(m.dwfl, o.name.c_str(), o.file.c_str(), fd, 0, false);
+  dwfl_report_end(m.dwfl, nullptr, nullptr);
+  if (m.mod != nullptr) m.has_symbols = dwfl_module_getsymtab(m.mod) > 0;
+  ++s_->opened;
+  return m;
+}
+
+const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool caller) {
+  const State::Key key{address, object, caller};
+  auto it = s_->cache.find(key);
+  if (it != s_->cache.end()) return it->second;
+  Symbolized& out = s_->cache[key];
+  const uint64_t at = caller && address > 0 ? address - 1 : address;
+  const ObjectInfo& o = objects_.info(object);
+  Module& m = module(object);
+  if (!m.kallsyms.empty()) {
+    auto k = std::upper_bound(m.kallsyms.begin(), m.kallsyms.end(), at,
+                              [](uint64_t a, const auto& e) { return a < e.first; });
+    if (k == m.kallsyms.begin()) {
+      out.why = Unresolved::no_symbols;
+    } else {
+      out.frames.push_back({std::prev(k)->second, "", 0, false});
+    }
+    return out;
+  }
+  if (m.mod == nullptr) {
+    out.why = o.file.empty() && !o.kallsyms ? Unresolved::object_missing : Unresolved::no_symbols;
+    return out;
+  }
+  GElf_Off off = 0;
+  GElf_Sym sym;
+  const char* name = dwfl_module_addrinfo(m.mod, at, &off, &sym, nullptr, nullptr, nullptr);
+  if (name == nullptr) {
+    out.why = Unresolved::no_symbols;
+    return out;
+  }
+  const auto pretty = [&](const char* n) {
+    std::string raw(n);
+    const size_t at_sign = raw.find('@');  // symbol versions (memcpy@@GLIBC_2.14) are not names
+    if (at_sign != std::string::npos && at_sign > 0) raw.resize(at_sign);
+    return opt_.demangle ? demangle(raw) : raw;
+  };
+  SymbolFrame outer{pretty(name), "", 0, false};
+  std::string leaf_file;
+  int leaf_line = 0;
+  if (opt_.lines || opt_.inlines) {
+    if (Dwfl_Line* line = dwfl_module_getsrc(m.mod, at)) {
+      const char* f = dwfl_lineinfo(line, nullptr, &leaf_line, nullptr, nullptr, nullptr);
+      if (f != nullptr) leaf_file = f;
+    } else {
+      Dwarf_Addr bias = 0;
+      Dwarf_Die* cu = unit_of(m, at, bias);
+      if (Dwarf_Line* l = cu != nullptr ? dwarf_getsrc_die(cu, at - bias) : nullptr) {
+        dwarf_lineno(l, &leaf_line);
+        if (const char* f = dwarf_linesrc(l, nullptr, nullptr)) leaf_file = f;
+      }
+    }
+  }
+  std::vector<SymbolFrame> inl;  // innermost first while collecting
+  if (opt_.inlines) {
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* cu = unit_of(m, at, bias);
+    Dwarf_Die* found = nullptr;
+    const int n = cu != nullptr ? dwarf_getscopes(cu, at - bias, &found) : 0;
+    std::vector<Dwarf_Die> scopes(found, found + std::max(n, 0));
+    std::free(found);
+    if (scopes.empty() && cu != nullptr) scopes_below(cu, at - bias, scopes);
+    Dwarf_Files* files = nullptr;
+    size_t nfiles = 0;
+    if (cu != nullptr && dwarf_getsrcfiles(cu, &files, &nfiles) != 0) files = nullptr;
+    std::string file = leaf_file;
+    int lineno = leaf_line;
+    for (size_t i = 0; i < scopes.size(); ++i) {
+      const int tag = dwarf_tag(&scopes[i]);
+      if (tag == DW_TAG_subprogram) break;
+      if (tag != DW_TAG_inlined_subroutine) continue;
+      const char* nm = die_name(&scopes[i], opt_.demangle);
+      inl.push_back({nm != nullptr ? pretty(nm) : "[inlined]", file,
+                     static_cast<uint32_t>(lineno), true});
+      // The outer frame's position is this inlined call's call site.
+      Dwarf_Attribute a;
+      Dwarf_Word w = 0;
+      file.clear();
+      lineno = 0;
+      if (dwarf_attr(&scopes[i], DW_AT_call_file, &a) != nullptr && dwarf_formudata(&a, &w) == 0 &&
+          files != nullptr && w < nfiles) {
+        const char* f = dwarf_filesrc(files, w, nullptr, nullptr);
+        if (f != nullptr) file = f;
+      }
+      if (dwarf_attr(&scopes[i], DW_AT_call_line, &a) != nullptr && dwarf_formudata(&a, &w) == 0)
+        lineno = static_cast<int>(w);
+    }
+    leaf_file = file;
+    leaf_line = lineno;
+  }
+  if (opt_.lines) {
+    outer.file = leaf_file;
+    outer.line = static_cast<uint32_t>(leaf_line);
+  } else {
+    for (auto& f : inl) {
+      f.file.clear();
+      f.line = 0;
+    }
+  }
+  out.frames.push_back(std::move(outer));
+  for (auto r = inl.rbegin(); r != inl.rend(); ++r) out.frames.push_back(std::move(*r));
+  return out;
+}
+
+}  // namespace pmcprofile

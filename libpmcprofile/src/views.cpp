@@ -1,0 +1,198 @@
+#include "pmcprofile/views.h"
+
+#include "pmclog/text.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace pmcprofile {
+namespace {
+
+struct RowKeyHash {
+  size_t operator()(const TopRow& r) const {
+    uint64_t h = uint64_t{r.event} * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t{r.comm} << 32 | r.pid) * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t{r.tid} << 32 | r.thread) * 0xD6E8FEB86659FD93ull;
+    h ^= (uint64_t{r.object} << 32 | r.function) * 0x165667B19E3779F9ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+struct RowKeyEq {
+  bool operator()(const TopRow& a, const TopRow& b) const {
+    return a.event == b.event && a.comm == b.comm && a.pid == b.pid && a.tid == b.tid &&
+           a.thread == b.thread && a.object == b.object && a.function == b.function;
+  }
+};
+
+// Subtree sums: samples through each node (children always come after their parent).
+std::vector<uint64_t> through(const Profile& p) {
+  std::vector<uint64_t> t(p.self);
+  for (size_t n = p.nodes.size(); n-- > 0;)
+    if (p.nodes[n].parent != kNoNode) t[p.nodes[n].parent] += t[n];
+  return t;
+}
+
+}  // namespace
+
+uint64_t event_samples(const Profile& p, const Tables& t, uint32_t event) {
+  uint64_t n = 0;
+  for (uint32_t e = 0; e < p.event_samples.size(); ++e)
+    if (t.events[e] == t.events[event]) n += p.event_samples[e];
+  return n;
+}
+
+std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
+                             const GroupBy& by, SortKey sort) {
+  std::unordered_map<TopRow, size_t, RowKeyHash, RowKeyEq> index;
+  std::vector<TopRow> rows;
+  std::vector<size_t> seen;  // rows already counted in this stack
+  // Without the object in the key, one name is one row whatever object holds it (the same
+  // function in two builds of a program, in a fleet view).
+  std::vector<FunctionId> canon(t.functions.size());
+  {
+    std::unordered_map<std::string, FunctionId> first;
+    for (FunctionId f = 0; f < t.functions.size(); ++f)
+      canon[f] = by.object ? f : first.try_emplace(t.functions[f].name, f).first->second;
+  }
+  std::vector<uint32_t> canon_event(t.events.size());  // one row set per event name
+  {
+    std::unordered_map<std::string, uint32_t> first;
+    for (uint32_t e = 0; e < t.events.size(); ++e) canon_event[e] = first.try_emplace(t.events[e], e).first->second;
+  }
+  for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
+    const uint64_t n = p.self[leaf];
+    if (n == 0 || p.is_root(leaf)) continue;
+    const Context& c = t.context_of(p.context_of(leaf));
+    seen.clear();
+    bool first = true;
+    for (NodeId at = leaf; !p.is_root(at); at = p.nodes[at].parent) {
+      const auto& refs = t.frame_functions[p.nodes[at].value];
+      // Innermost function first: the leaf's innermost inlined call gets the self samples.
+      for (size_t i = refs.size(); i-- > 0;) {
+        const Function& f = t.functions[refs[i].id];
+        TopRow key;
+        key.event = canon_event[c.event];
+        if (by.comm) key.comm = c.comm;
+        if (by.pid) key.pid = c.pid;
+        if (by.tid || by.thread) key.tid = c.tid;
+        if (by.thread) key.thread = c.thread;
+        if (by.object) {
+          key.object = f.object;
+          key.object_grouped = true;
+        }
+        if (by.symbol) key.function = canon[refs[i].id];
+        auto [it, fresh] = index.try_emplace(key, rows.size());
+        if (fresh) rows.push_back(key);
+        const size_t r = it->second;
+        if (first) rows[r].self += n;
+        first = false;
+        if (std::find(seen.begin(), seen.end(), r) == seen.end()) {
+          seen.push_back(r);
+          rows[r].total += n;
+        }
+      }
+    }
+  }
+  const auto name = [&](const TopRow& r) -> const std::string& {
+    static const std::string empty;
+    return r.function == 0xFFFFFFFFu ? empty : t.functions[r.function].name;
+  };
+  const auto object = [&](const TopRow& r) -> const std::string& {
+    static const std::string none = "[unknown]";
+    return r.object == kNoObject ? none : objects.peek(r.object).name;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const TopRow& a, const TopRow& b) {
+    if (a.event != b.event) return t.events[a.event] < t.events[b.event];
+    switch (sort) {
+      case SortKey::self:
+        if (a.self != b.self) return a.self > b.self;
+        if (a.total != b.total) return a.total > b.total;
+        break;
+      case SortKey::total:
+        if (a.total != b.total) return a.total > b.total;
+        if (a.self != b.self) return a.self > b.self;
+        break;
+      case SortKey::name:
+        break;
+      case SortKey::object:
+        if (object(a) != object(b)) return object(a) < object(b);
+        if (a.self != b.self) return a.self > b.self;
+        break;
+    }
+    if (name(a) != name(b)) return name(a) < name(b);
+    if (object(a) != object(b)) return object(a) < object(b);
+    const std::string& ca = a.comm == 0xFFFFFFFFu ? std::string() : t.comms[a.comm];
+    const std::string& cb = b.comm == 0xFFFFFFFFu ? std::string() : t.comms[b.comm];
+    if (ca != cb) return ca < cb;
+    if (a.pid != b.pid) return a.pid < b.pid;
+    return a.tid < b.tid;
+  });
+  return rows;
+}
+
+std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const FoldedOptions& o) {
+  std::map<std::string, uint64_t> stacks;
+  std::vector<NodeId> path;
+  std::string line;
+  // Names come from the log and from ELF files: escaped, so that no frame can split the
+  // line or reach a terminal raw; ';' would split the frame.
+  const auto append = [&](const std::string& name, const char* suffix) {
+    if (!line.empty()) line += ';';
+    for (char ch : pmclog::terminal_safe(name)) line += ch == ';' ? ':' : ch;
+    line += suffix;
+  };
+  for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
+    const uint64_t n = p.self[leaf];
+    if (n == 0 || p.is_root(leaf)) continue;
+    path.clear();
+    NodeId at = leaf;
+    for (; !p.is_root(at); at = p.nodes[at].parent) path.push_back(at);
+    const Context& c = t.context_of(p.nodes[at].value);
+    line.clear();
+    if (o.event_frame) append(t.events[c.event], "");
+    if (o.comm_frame) append(t.comms[c.comm], "");
+    for (size_t i = path.size(); i-- > 0;) {
+      const auto& refs = t.frame_functions[p.nodes[path[i]].value];
+      for (const FunctionRef& r : refs) {
+        if (r.inlined && !o.inlines) continue;
+        const Function& f = t.functions[r.id];
+        append(f.name, f.kernel ? "_[k]" : r.inlined ? "_[i]" : "");
+      }
+    }
+    stacks[line] += n;
+  }
+  std::vector<std::string> out;
+  out.reserve(stacks.size());
+  for (const auto& [s, n] : stacks) out.push_back(s + " " + std::to_string(n));
+  return out;
+}
+
+UnresolvedSummary summarize_unresolved(const Profile& p, const Tables& t) {
+  UnresolvedSummary s;
+  const std::vector<uint64_t> thru = through(p);
+  std::unordered_map<ObjectId, std::pair<uint64_t, Unresolved>> by_object;
+  for (NodeId n = 0; n < p.nodes.size(); ++n) {
+    if (p.is_root(n)) {
+      s.samples += thru[n];
+      continue;
+    }
+    const auto& refs = t.frame_functions[p.nodes[n].value];
+    const Unresolved why = t.functions[refs.front().id].why;
+    s.frames += thru[n];
+    s.frame_count[static_cast<int>(why)] += thru[n];
+    s.leaf_samples[static_cast<int>(why)] += p.self[n];
+    if (why != Unresolved::none && why != Unresolved::no_mapping) {
+      auto& e = by_object[t.frames[p.nodes[n].value].where.object];
+      e.first += thru[n];
+      e.second = why;
+    }
+  }
+  for (const auto& [id, e] : by_object) s.objects.push_back({id, e.first, e.second});
+  std::sort(s.objects.begin(), s.objects.end(), [](const auto& a, const auto& b) {
+    return a.frames != b.frames ? a.frames > b.frames : a.id < b.id;
+  });
+  return s;
+}
+
+}  // namespace pmcprofile

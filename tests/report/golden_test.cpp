@@ -1,0 +1,164 @@
+// The committed log's outputs, byte for byte (fixtures/report/README.md derives them).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "pmcprofile/pmcprofile.h"
+#include "report_support.h"
+
+namespace {
+
+const std::string kLog = std::string(REPORT_FIXTURES) + "/golden.pmclog";
+
+TEST(Golden, Top) {
+  reptest::TempDir empty;
+  const auto r = reptest::run({REPORT_EXE, "--sysroot", empty.path, kLog});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.top.txt"));
+}
+
+TEST(Golden, Folded) {
+  reptest::TempDir empty;
+  const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, kLog});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+}
+
+TEST(Golden, FoldedWithCommandFrameAndOneEvent) {
+  reptest::TempDir empty;
+  const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--comm-frame", "--event",
+                               "cpu-clock", "--sysroot", empty.path, kLog});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded-comm.txt"));
+}
+
+TEST(Golden, SeveralOutputsEachToItsFile) {
+  reptest::TempDir d, empty;
+  const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--output", "top", "-o",
+                               d.file("f"), "-o", d.file("t"), "--sysroot", empty.path, kLog});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(reptest::read_file(d.file("f")),
+            reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+  EXPECT_EQ(reptest::read_file(d.file("t")),
+            reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.top.txt"));
+}
+
+TEST(Golden, MergedLogsAddUpAndByFileKeepsThemApart) {
+  reptest::TempDir empty;
+  auto r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, kLog, kLog});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto once = reptest::parse_folded(reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+  const auto twice = reptest::parse_folded(r.out);
+  ASSERT_EQ(twice.size(), once.size());
+  for (const auto& [stack, n] : once) EXPECT_EQ(twice.at(stack), 2 * n) << stack;
+  r = reptest::run({REPORT_EXE, "--by-file", "--sysroot", empty.path, kLog, kLog});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t inputs = 0;
+  for (size_t at = r.out.find("# Input: "); at != std::string::npos; at = r.out.find("# Input: ", at + 1)) ++inputs;
+  EXPECT_EQ(inputs, 2u) << r.out;
+  EXPECT_NE(r.out.find("# Event: cpu-clock, 6 samples"), std::string::npos);
+  r = reptest::run({REPORT_EXE, "--by-file", "--output", "folded", "--sysroot", empty.path, kLog});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto by_file = reptest::parse_folded(r.out);
+  ASSERT_EQ(by_file.size(), once.size());
+  for (const auto& [stack, n] : once) EXPECT_EQ(by_file.at(kLog + ";" + stack), n) << stack;
+}
+
+TEST(Golden, StandardInputAndCompressedInput) {
+  reptest::TempDir d, empty;
+  const std::string bytes = reptest::read_file(kLog);
+  auto r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, "-"}, bytes);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string want = reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt");
+  EXPECT_EQ(r.out, want);
+  reptest::write_file(d.file("g.pmclog"), bytes);
+  ASSERT_EQ(reptest::run({"/bin/gzip", "-k", d.file("g.pmclog")}).status, 0);
+  r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, d.file("g.pmclog.gz")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, want);
+}
+
+TEST(GoldenApi, SamplesComeInTimeOrderWithTheirFramesResolved) {
+  reptest::TempDir empty;
+  pmcprofile::Options opt;
+  opt.locate.sysroot = empty.path;
+  pmcprofile::Session s(opt);
+  std::vector<std::pair<double, std::string>> seen;  // time, "comm leaf-object"
+  const auto rep = s.for_each_sample(kLog, [&](const pmcprofile::Sample& smp) {
+    const pmcprofile::Frame& leaf = s.tables().frames[smp.frames[0]];
+    const std::string obj = leaf.where.object == pmcprofile::kNoObject
+                                ? "-" : s.objects().peek(leaf.where.object).name;
+    seen.emplace_back(smp.time, s.tables().comms[smp.comm] + " " + obj);
+  });
+  EXPECT_TRUE(rep.error.empty()) << rep.error;
+  EXPECT_EQ(rep.samples, 6u);
+  EXPECT_EQ(rep.kept, 6u);
+  // TSCs 2000, 2500, 3000, 3550, 4000, 5000 from 1000 at 1 GHz.
+  const std::vector<std::pair<double, std::string>> want = {
+      {1e-6, "sh sh"}, {1.5e-6, "sh libc.so.7"}, {2e-6, "sh libc.so.7"},
+      {2.55e-6, "sh libc.so.7"}, {3e-6, "yes yes"}, {4e-6, "sh kernel"}};
+  ASSERT_EQ(seen.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_NEAR(seen[i].first, want[i].first, 1e-12) << i;
+    EXPECT_EQ(seen[i].second, want[i].second) << i;
+  }
+}
+
+TEST(Fixtures, EveryGenerationWidthAndByteOrderGivesTheSameProfile) {
+  // The codec's fixtures: the same records in both byte orders must give the same stacks.
+  reptest::TempDir empty;
+  const std::string dir = std::string(REPORT_FIXTURES) + "/..";
+  for (const char* g : {"L1", "L2", "L3", "M9", "M10"}) {
+    for (const char* w : {"32", "64"}) {
+      const std::string base = dir + "/" + g + "-" + w;
+      const auto le = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, base + "-le.pmclog"});
+      const auto be = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, base + "-be.pmclog"});
+      EXPECT_EQ(le.status, 0) << base << le.err;
+      EXPECT_FALSE(le.out.empty()) << base;
+      EXPECT_EQ(le.out, be.out) << base;
+    }
+  }
+  // L1: a PCSAMPLE before the PMCALLOCATE of its pmc still gets the event's name.
+  const auto l1 = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, dir + "/L1-32-le.pmclog"});
+  EXPECT_EQ(l1.out, "TSC;sh+0xb2c 1\n");
+}
+
+TEST(Golden, SortLimitAndGrouping) {
+  reptest::TempDir empty;
+  const auto top = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv{REPORT_EXE, "--sysroot", empty.path};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back(kLog);
+    const auto r = reptest::run(argv);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return reptest::parse_top(r.out);
+  };
+  auto rows = top({"--sort", "total", "--limit", "2"});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].symbol(), "sh+0x450");  // in 3 stacks
+  EXPECT_EQ(rows[0].total, 3u);
+  EXPECT_EQ(rows[1].symbol(), "libc.so.7+0x10");
+  rows = top({"--sort", "name", "--by", "symbol"});
+  ASSERT_EQ(rows.size(), 9u);
+  EXPECT_EQ(rows.front().symbol(), "0x500");
+  EXPECT_EQ(rows.back().symbol(), "yes+0x200");
+  for (size_t i = 1; i < rows.size(); ++i) EXPECT_LT(rows[i - 1].symbol(), rows[i].symbol());
+  // By object: the rows add up to the whole event.
+  rows = top({"--by", "object"});
+  uint64_t self = 0;
+  std::map<std::string, uint64_t> by;
+  for (const auto& r : rows) {
+    self += r.self;
+    by[r.columns[0]] = r.self;
+  }
+  EXPECT_EQ(self, 6u);
+  EXPECT_EQ(by, (std::map<std::string, uint64_t>{{"libc.so.7", 3}, {"sh", 1}, {"kernel", 1}, {"yes", 1}, {"[unknown]", 0}}));
+  // By pid: pid 43 ran as "sh" (before its exec) and as "yes".
+  rows = top({"--by", "comm,pid", "--sort", "self"});
+  std::map<std::string, uint64_t> pids;
+  for (const auto& r : rows) pids[r.columns[0] + "/" + r.columns[1]] = r.self;
+  EXPECT_EQ(pids, (std::map<std::string, uint64_t>{{"sh/42", 4}, {"sh/43", 1}, {"yes/43", 1}}));
+}
+
+}  // namespace

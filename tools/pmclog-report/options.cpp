@@ -1,0 +1,249 @@
+#include "options.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "cli.h"
+
+namespace report {
+namespace po = boost::program_options;
+namespace cli = pmclog::tools::cli;
+using cli::UsageError;
+
+namespace {
+
+constexpr const char* kTool = "pmclog-report";
+
+constexpr cli::HelpText kHelp{
+    kTool,
+    "Usage: pmclog-report [options] [LOG...]\n",
+    R"txt(Where the time goes, from hwpmc(4) logs of any generation, address width and byte order:
+replays the address spaces, symbolizes every frame (elfutils) and prints the functions by
+samples (top) and/or folded stacks for flame graphs. Several logs are merged into one
+profile (--by-file: one each). No LOG or "-" reads standard input, named "(stdin)" in
+messages; gzip, zstd, xz and bzip2 input is read as is.
+)txt",
+    R"txt(  pmclog-report pmclog.out                    top: functions by self samples, per event
+  pmclog-report --by comm,dso,sym pmclog.out  perf report --sort comm,dso,sym (the default)
+  pmclog-report --by thread,sym --limit 20 pmclog.out
+                                              per thread ("name:tid") and function, 20 rows
+  pmclog-report --output folded -o out.folded pmclog.out
+                                              folded stacks: flamegraph.pl out.folded > x.svg
+  pmclog-report --output top,folded -o top.txt -o out.folded a.log b.log.zst
+  pmclog-report --sysroot /freebsd-root --kernel /freebsd-root/boot/kernel/kernel x.pmclog
+  zstd -dc x.pmclog.zst | pmclog-report       from a pipe
+  pmclog-report --generation L3 --address-width 4 --byte-order big old.pmclog
+)txt",
+    R"txt(  0  the report was written
+  1  a log could not be read, was empty or damaged (the report covers what was good)
+  2  usage error, or an output could not be written
+)txt"};
+
+std::vector<std::string> split_commas(const std::vector<std::string>& in) {
+  std::vector<std::string> out;
+  for (const auto& s : in) {
+    std::stringstream ss(s);
+    std::string part;
+    while (std::getline(ss, part, ','))
+      if (!part.empty()) out.push_back(part);
+  }
+  return out;
+}
+
+// Decimal, or hexadecimal with 0x; the whole text, no sign.
+bool parse_unsigned(const std::string& s, uint64_t max, uint64_t& out) {
+  if (s.empty() || s[0] == '-' || s[0] == '+' || s[0] == ' ') return false;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+  if (errno != 0 || end == s.c_str() || *end != '\0' || v > max) return false;
+  out = v;
+  return true;
+}
+
+std::vector<uint32_t> numbers(const std::vector<std::string>& in, const char* option,
+                              const char* what) {
+  std::vector<uint32_t> out;
+  for (const auto& s : split_commas(in)) {
+    uint64_t v = 0;
+    if (!parse_unsigned(s, 0xFFFFFFFFu, v))
+      throw UsageError(std::string("--") + option + ": '" + s + "' is not a " + what);
+    out.push_back(static_cast<uint32_t>(v));
+  }
+  return out;
+}
+
+double seconds(const std::string& option, const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end == s.c_str() || *end != '\0' || !std::isfinite(v) || v < 0)
+    throw UsageError("--" + option + ": '" + s +
+                     "' is not a number of seconds >= 0 (from the log's first record)");
+  return v;
+}
+
+bool is_by_key(const std::string& k) {
+  return k == "comm" || k == "pid" || k == "tid" || k == "thread" || k == "object" ||
+         k == "dso" || k == "symbol" || k == "sym";
+}
+
+}  // namespace
+
+int parse_options(int argc, char** argv, Config& cfg) {
+  std::vector<std::string> outputs, files, pids, tids, cpus, comms, events, debug_dirs;
+  std::string sort = "self", by = "comm,object,symbol", sysroot, kernel, limit, from, to;
+  cli::AbiValues abi;
+  // clang-format off
+  po::options_description out("Output");
+  out.add_options()
+      ("output", po::value(&outputs)->composing()->value_name("KIND"),
+       "top (default) or folded; repeatable or comma-separated (top,folded)")
+      ("out-file,o", po::value(&files)->composing()->value_name("FILE"),
+       "write the N-th --output to the N-th -o FILE (default: standard output)")
+      ("by", po::value(&by)->value_name("KEYS"),
+       "top: group rows by these comma-separated keys, as perf report --sort: comm, pid, "
+       "tid, thread (name:tid), object (dso), symbol (sym) (default: comm,object,symbol)")
+      ("sort", po::value(&sort)->value_name("ORDER"),
+       "top: order rows by self (default), total, name or object")
+      ("limit", po::value(&limit)->value_name("N"),
+       "top: at most N rows per event (default: all)")
+      ("comm-frame", po::bool_switch(&cfg.comm_frame),
+       "folded: the command as the frame after the event")
+      ("by-file", po::bool_switch(&cfg.profile.by_file),
+       "one profile per input instead of one merged profile")
+      ("no-progress", "never show the progress line (shown on a terminal after 1 second)");
+  po::options_description filt("Filters (comma-separated lists, or repeated options)");
+  filt.add_options()
+      ("pid", po::value(&pids)->composing()->value_name("PIDS"), "only these processes")
+      ("tid", po::value(&tids)->composing()->value_name("TIDS"),
+       "only these threads (legacy logs: their pid)")
+      ("comm", po::value(&comms)->composing()->value_name("NAMES"), "only these commands")
+      ("event", po::value(&events)->composing()->value_name("EVENTS"),
+       "only these events (name, or pmc id 0x...)")
+      ("cpu", po::value(&cpus)->composing()->value_name("CPUS"),
+       "only samples taken on these CPUs")
+      ("user-only", "only samples taken in user mode")
+      ("kernel-only", "only samples taken in kernel mode, kernel frames only")
+      ("from", po::value(&from)->value_name("SECONDS"),
+       "only samples from SECONDS after the log's first record")
+      ("to", po::value(&to)->value_name("SECONDS"),
+       "only samples before SECONDS after the log's first record");
+  po::options_description sym("Symbols");
+  sym.add_options()
+      ("sysroot", po::value(&sysroot)->value_name("DIR"),
+       "look every object of the log up under DIR, as if chrooted")
+      ("symfs", po::value(&sysroot)->value_name("DIR"), "same as --sysroot (perf's name)")
+      ("kernel", po::value(&kernel)->value_name("FILE"),
+       "the kernel image (FreeBSD kernel or vmlinux)")
+      ("debug-dir", po::value(&debug_dirs)->composing()->value_name("DIR"),
+       "a folder of separate debug files (.build-id/xx/rest.debug), searched before "
+       "/usr/lib/debug; repeatable")
+      ("no-kallsyms", "never use this machine's /proc/kallsyms")
+      ("no-demangle", "keep C++ names as in the symbol table")
+      ("lines", "source file:line of each function row or frame")
+      ("inline", "inlined calls as frames of their own");
+  po::options_description damage("Damage");
+  damage.add_options()
+      ("keep-going,k", "after damage, resynchronize and go on (the exit status is still 1)");
+  // clang-format on
+  po::options_description hidden;
+  hidden.add_options()("input", po::value(&cfg.inputs)->composing());
+  po::options_description visible;
+  visible.add(cli::general_options()).add(out).add(filt).add(sym).add(damage).add(
+      cli::abi_options(abi));
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description pos;
+  pos.add("input", -1);
+
+  // -1 from the body: go on with cfg.
+  return cli::catch_usage_errors(kTool, [&] {
+    const po::variables_map vm = cli::parse(argc, argv, all, &pos);
+    if (cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
+    cfg.profile.hint = cli::abi_hint(abi);
+    if (cfg.inputs.empty()) {
+      // Reports once read pmclog.out without LOG: waiting on a terminal would look hung.
+      if (isatty(STDIN_FILENO) == 1)
+        throw UsageError("no LOG given and standard input is a terminal "
+                         "(give a log, e.g. pmclog.out, or pipe one in)");
+      cfg.inputs.push_back("-");  // as every tool: standard input
+    }
+    for (const auto& k : split_commas(outputs)) {
+      if (k == "top") cfg.outputs.push_back({OutputKind::top});
+      else if (k == "folded") cfg.outputs.push_back({OutputKind::folded});
+      else throw UsageError("--output: '" + k + "' is not top or folded");
+    }
+    if (cfg.outputs.empty()) cfg.outputs.push_back({OutputKind::top});
+    if (files.size() > cfg.outputs.size())
+      throw UsageError(std::to_string(files.size()) + " -o files but " +
+                       std::to_string(cfg.outputs.size()) +
+                       " --output (the N-th -o is the file of the N-th --output)");
+    for (size_t i = 0; i < files.size(); ++i) cfg.outputs[i].file = files[i];
+    if (sort == "self") cfg.sort = pmcprofile::SortKey::self;
+    else if (sort == "total") cfg.sort = pmcprofile::SortKey::total;
+    else if (sort == "name") cfg.sort = pmcprofile::SortKey::name;
+    else if (sort == "object") cfg.sort = pmcprofile::SortKey::object;
+    else {
+      // perf report's --sort is the grouping: say where its keys go here.
+      bool perf_keys = true;
+      for (const auto& k : split_commas({sort})) perf_keys = perf_keys && is_by_key(k);
+      throw UsageError("--sort: '" + sort + "' is not self, total, name or object" +
+                       (perf_keys ? " (rows are grouped with --by, as perf report --sort)" : ""));
+    }
+    if (!limit.empty()) {
+      uint64_t n = 0;
+      if (!parse_unsigned(limit, SIZE_MAX, n))
+        throw UsageError("--limit: '" + limit + "' is not a number of rows (0: all)");
+      cfg.limit = static_cast<size_t>(n);
+    }
+    cfg.by = {false, false, false, false, false, false};
+    for (const auto& k : split_commas({by})) {
+      if (k == "comm") cfg.by.comm = true;
+      else if (k == "pid") cfg.by.pid = true;
+      else if (k == "tid") cfg.by.tid = true;
+      else if (k == "thread") cfg.by.thread = true;
+      else if (k == "object" || k == "dso") cfg.by.object = true;
+      else if (k == "symbol" || k == "sym") cfg.by.symbol = true;
+      else
+        throw UsageError("--by: '" + k + "' is not one of comm, pid, tid, thread, object (dso), "
+                         "symbol (sym)");
+    }
+    if (!cfg.by.comm && !cfg.by.pid && !cfg.by.tid && !cfg.by.thread && !cfg.by.object &&
+        !cfg.by.symbol)
+      throw UsageError("--by needs at least one key");
+    // Only a report that shows threads pays for stacks per thread.
+    cfg.profile.keep_threads = cfg.by.tid || cfg.by.thread;
+    pmcprofile::Filter& f = cfg.profile.filter;
+    f.pids = numbers(pids, "pid", "process id");
+    f.tids = numbers(tids, "tid", "thread id");
+    f.cpus = numbers(cpus, "cpu", "CPU number");
+    f.comms = split_commas(comms);
+    f.events = split_commas(events);
+    if (vm.count("user-only") && vm.count("kernel-only"))
+      throw UsageError("--user-only and --kernel-only exclude each other");
+    if (vm.count("user-only")) f.mode = pmcprofile::Filter::Mode::user;
+    if (vm.count("kernel-only")) f.mode = pmcprofile::Filter::Mode::kernel;
+    if (vm.count("from")) f.from = seconds("from", from);
+    if (vm.count("to")) f.to = seconds("to", to);
+    if (f.from && f.to && *f.to <= *f.from) throw UsageError("--to must be after --from");
+    cfg.profile.locate.sysroot = sysroot;
+    cfg.profile.locate.kernel_file = kernel;
+    cfg.profile.locate.kallsyms = !vm.count("no-kallsyms");
+    cfg.profile.symbols.debug_dirs = debug_dirs;
+    cfg.profile.symbols.demangle = !vm.count("no-demangle");
+    cfg.profile.symbols.lines = vm.count("lines") > 0;
+    cfg.profile.symbols.inlines = vm.count("inline") > 0;
+    cfg.profile.keep_going = vm.count("keep-going") > 0;
+    cfg.progress = !vm.count("no-progress");
+    return -1;
+  });
+}
+
+}  // namespace report

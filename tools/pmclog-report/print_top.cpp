@@ -1,0 +1,163 @@
+#include "print_top.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "pmclog/text.h"
+#include "pmcprofile/objects.h"
+#include "pmcprofile/views.h"
+
+namespace report {
+namespace {
+
+std::string pct(uint64_t n, uint64_t of) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.2f%%", of == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(of));
+  return b;
+}
+
+std::string pad_left(const std::string& s, size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
+std::string pad_right(const std::string& s, size_t w) {
+  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+}
+
+const char* reason(pmcprofile::Unresolved u) {
+  switch (u) {
+    case pmcprofile::Unresolved::no_mapping: return "outside every mapping";
+    case pmcprofile::Unresolved::object_missing: return "object missing";
+    case pmcprofile::Unresolved::no_symbols: return "no symbols";
+    default: return "resolved";
+  }
+}
+
+}  // namespace
+
+std::string format_top(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg) {
+  const pmcprofile::Tables& t = s.tables();
+  const auto rows = pmcprofile::top_rows(p, t, s.objects(), cfg.by, cfg.sort);
+  std::string out;
+  if (!p.name.empty()) out += "# Input: " + pmclog::terminal_safe(p.name) + "\n";
+  if (rows.empty()) {
+    out += "# No samples.\n";
+    return out;
+  }
+  size_t i = 0;
+  while (i < rows.size()) {
+    const uint32_t ev = rows[i].event;
+    size_t j = i;
+    while (j < rows.size() && rows[j].event == ev) ++j;
+    const uint64_t total = pmcprofile::event_samples(p, t, ev);
+    const size_t shown = cfg.limit == 0 ? j - i : std::min(cfg.limit, j - i);
+    // Column widths from what is shown.
+    std::vector<std::vector<std::string>> cells;
+    for (size_t k = i; k < i + shown; ++k) {
+      const pmcprofile::TopRow& r = rows[k];
+      std::vector<std::string> c{std::to_string(r.self), pct(r.self, total),
+                                 std::to_string(r.total), pct(r.total, total)};
+      // Names from the log and from ELF files are untrusted text: escaped.
+      if (cfg.by.comm) c.push_back(pmclog::terminal_safe(t.comms[r.comm]));
+      if (cfg.by.pid) c.push_back(std::to_string(r.pid));
+      if (cfg.by.tid) c.push_back(std::to_string(r.tid));
+      if (cfg.by.thread) {
+        // perf's comm-tid: the name THR_CREATE gave the thread, else the tid alone.
+        const std::string& name = t.threads[r.thread];
+        c.push_back(name.empty() ? std::to_string(r.tid)
+                                 : pmclog::terminal_safe(name) + ":" + std::to_string(r.tid));
+      }
+      if (cfg.by.object)
+        c.push_back(r.object == pmcprofile::kNoObject
+                        ? "[unknown]"
+                        : pmclog::terminal_safe(s.objects().peek(r.object).name));
+      if (cfg.by.symbol) c.push_back(pmclog::terminal_safe(t.functions[r.function].name));
+      cells.push_back(std::move(c));
+    }
+    std::vector<std::string> head{"Self", "Self%", "Total", "Total%"};
+    if (cfg.by.comm) head.push_back("Command");
+    if (cfg.by.pid) head.push_back("Pid");
+    if (cfg.by.tid) head.push_back("Tid");
+    if (cfg.by.thread) head.push_back("Thread");
+    if (cfg.by.object) head.push_back("Object");
+    if (cfg.by.symbol) head.push_back("Symbol");
+    std::vector<size_t> w(head.size());
+    for (size_t c = 0; c < head.size(); ++c) {
+      w[c] = head[c].size();
+      for (const auto& row : cells) w[c] = std::max(w[c], row[c].size());
+    }
+    out += "# Event: " + t.events[ev] + ", " + std::to_string(total) + " samples";
+    if (shown < j - i) out += " (top " + std::to_string(shown) + " of " + std::to_string(j - i) + " rows)";
+    out += "\n";
+    const auto emit = [&](const std::vector<std::string>& row, bool header) {
+      std::string l = header ? "# " : "  ";
+      for (size_t c = 0; c < row.size(); ++c) {
+        l += c == 0 ? "" : "  ";
+        const bool last = c + 1 == row.size();
+        if (c < 4) l += pad_left(row[c], w[c]);
+        else l += last ? row[c] : pad_right(row[c], w[c]);
+      }
+      out += l + "\n";
+    };
+    emit(head, true);
+    for (const auto& row : cells) emit(row, false);
+    out += "\n";
+    i = j;
+  }
+  return out;
+}
+
+std::string format_unresolved(const pmcprofile::Profile& p, pmcprofile::Session& s) {
+  const auto u = pmcprofile::summarize_unresolved(p, s.tables());
+  std::string out;
+  const auto list = [&](const uint64_t* counts) {
+    std::string l;
+    for (int k = 1; k < pmcprofile::kUnresolvedKinds; ++k) {
+      if (counts[k] == 0) continue;
+      l += l.empty() ? "" : ", ";
+      l += std::to_string(counts[k]) + " " + reason(static_cast<pmcprofile::Unresolved>(k));
+    }
+    return l;
+  };
+  uint64_t leaf = 0, frames = 0;
+  for (int k = 1; k < pmcprofile::kUnresolvedKinds; ++k) {
+    leaf += u.leaf_samples[k];
+    frames += u.frame_count[k];
+  }
+  out += "# Unresolved: " + std::to_string(leaf) + " of " + std::to_string(u.samples) +
+         " samples (leaf frame)";
+  if (leaf != 0) out += ": " + list(u.leaf_samples);
+  out += "; " + std::to_string(frames) + " of " + std::to_string(u.frames) + " frames";
+  if (frames != 0) out += ": " + list(u.frame_count);
+  out += "\n";
+  constexpr size_t kListed = 10;
+  for (size_t i = 0; i < u.objects.size() && i < kListed; ++i) {
+    const auto& o = u.objects[i];
+    const auto& info = s.objects().peek(o.id);
+    // The log names the path: escaped, as it may reach a terminal (stderr without top).
+    out += "#   " + (info.path.empty() ? std::string("(no name)") : pmclog::display_path(info.path)) +
+           ": " + std::to_string(o.frames) + " frames, " + reason(o.why);
+    if (o.why == pmcprofile::Unresolved::object_missing) {
+      const auto& loc = s.options().locate;
+      // A kernel image is named by --kernel (or found under the sysroot, as any path).
+      if (info.kernel && pmcprofile::is_kernel_image_path(info.path) &&
+          (loc.sysroot.empty() || !loc.kernel_file.empty()))
+        out += loc.kernel_file.empty() ? " (give --kernel FILE?)" : " (not the --kernel file?)";
+      else if (!info.path.empty() && info.path[0] == '/')
+        out += s.options().locate.sysroot.empty() ? " (give --sysroot?)" : " (not under the sysroot)";
+    }
+    out += "\n";
+  }
+  if (u.objects.size() > kListed) {
+    // The rest still says why: frames by reason over the objects not listed.
+    uint64_t rest[pmcprofile::kUnresolvedKinds] = {}, n = 0;
+    for (size_t i = kListed; i < u.objects.size(); ++i) {
+      rest[static_cast<int>(u.objects[i].why)] += u.objects[i].frames;
+      n += u.objects[i].frames;
+    }
+    out += "#   ... and " + std::to_string(u.objects.size() - kListed) + " more objects: " +
+           std::to_string(n) + " frames, " + list(rest) + "\n";
+  }
+  return out;
+}
+
+}  // namespace report

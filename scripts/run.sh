@@ -1,33 +1,48 @@
 #!/usr/bin/env bash
-# The main job: set up, build, and show what pmclog-dump makes of a log written by FreeBSD's
-# own kernel writer code (the bundled golden L3 log): the detected ABI with its evidence, the
-# --stats summary, and its first records.
-#   bash scripts/run.sh                 # the bundled log, as above
+# The main job, on a fresh machine: set up, build, record a bundled workload with
+# pmclog-record (the software cpu-clock, which needs no hardware counter), validate the log,
+# print where the time went with symbols, write the folded stacks, and say where the files
+# are. Then what the toolkit makes of a log written by FreeBSD's own kernel writer code.
+#   bash scripts/run.sh                 # as above; files in a new folder under /tmp
 #   bash scripts/run.sh FILE [OPTIONS]  # pmclog-dump OPTIONS FILE
-#   bash scripts/run.sh --stats         # options without a file: the bundled log
+#   bash scripts/run.sh --stats         # options without a file: the bundled FreeBSD log
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bundled=fixtures/golden/seed-lp64-le.pmclog
-echo "run.sh: installing packages if needed and building pmclog-dump (the first run takes a few minutes)..." >&2
+bin=build-run/bin
+echo "run.sh: installing packages if needed and building the tools (the first run takes a few minutes)..." >&2
 bash scripts/setup.sh >/dev/null
-# Its own build folder, so that the tests-off configuration never lands in a developer's build/.
-cmake -S . -B build-run -DCMAKE_BUILD_TYPE=Release -DPMCLOG_BUILD_TESTS=OFF -DPMCLOG_BUILD_BENCH=OFF >/dev/null
-cmake --build build-run -j"$(nproc)" --target pmclog-dump >/dev/null
-dump=build-run/bin/pmclog-dump
-
-if (($# == 0)); then
-  echo "== $bundled: written by FreeBSD's own writer code; what was detected, and why"
-  "$dump" --show-abi "$bundled"
-  echo
-  echo "== summary (pmclog-dump --stats)"
-  "$dump" --stats --top 5 "$bundled"
-  echo
-  echo "== the first records (pmclog-dump --head 3)"
-  exec "$dump" --head 3 "$bundled"
+# Its own build folder, so that this configuration never lands in a developer's build/.
+cmake -S . -B build-run -DCMAKE_BUILD_TYPE=Release -DPMCLOG_BUILD_BENCH=OFF >/dev/null
+if (($# > 0)); then
+  cmake --build build-run -j"$(nproc)" --target pmclog-dump >/dev/null
+  # Options alone (no argument names an existing file or standard input): the bundled log.
+  for a in "$@"; do
+    if [[ $a == - || -e $a ]]; then exec "$bin/pmclog-dump" "$@"; fi
+  done
+  exec "$bin/pmclog-dump" "$@" "$bundled"
 fi
 
-# Options alone (no argument names an existing file or standard input): the bundled log.
-for a in "$@"; do
-  if [[ $a == - || -e $a ]]; then exec "$dump" "$@"; fi
-done
-exec "$dump" "$@" "$bundled"
+# The workload is the report tests' own: a PIE whose time goes to one known call chain.
+cmake --build build-run -j"$(nproc)" --target pmclog-record pmclog-validate pmclog-report \
+  pmclog-dump report-workload-hot >/dev/null
+out=$(mktemp -d "${TMPDIR:-/tmp}/pmclog-run.XXXXXX")
+log=$out/hot.pmclog
+echo "== recording a bundled workload for 2 CPU seconds (pmclog-record -e cpu-clock)"
+"$bin/pmclog-record" -e cpu-clock -o "$log" -- "$bin/report-workload-hot" 2
+echo
+echo "== checking the log (pmclog-validate)"
+"$bin/pmclog-validate" "$log"
+echo
+echo "== where the time went (pmclog-report, top 8 functions)"
+"$bin/pmclog-report" --limit 8 --output top -o "$out/top.txt" --output folded \
+  -o "$out/hot.folded" "$log"
+cat "$out/top.txt"
+echo
+echo "== a log written by FreeBSD's own writer code: the ABI its bytes give, and why"
+"$bin/pmclog-dump" --show-abi "$bundled"
+echo
+echo "files (in $out):"
+echo "  hot.pmclog   the log      pmclog-dump $log | less"
+echo "  top.txt      the profile  pmclog-report --help for more views"
+echo "  hot.folded   folded stacks, for flamegraph.pl, inferno or speedscope"

@@ -136,11 +136,26 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
   std::vector<NodeId> path;
   std::string line;
   // Names come from the log and from ELF files: escaped, so that no frame can split the
-  // line or reach a terminal raw; ';' would split the frame.
+  // line or reach a terminal raw; ';' would split the frame. Each function's name is
+  // escaped once (stacks repeat the same few hundred functions).
+  const auto safe = [](const std::string& name) {
+    std::string out = pmclog::terminal_safe(name);
+    std::replace(out.begin(), out.end(), ';', ':');
+    return out;
+  };
+  std::vector<std::string> function_names(t.functions.size());
+  std::vector<bool> escaped(t.functions.size(), false);
   const auto append = [&](const std::string& name, const char* suffix) {
     if (!line.empty()) line += ';';
-    for (char ch : pmclog::terminal_safe(name)) line += ch == ';' ? ':' : ch;
+    line += name;
     line += suffix;
+  };
+  const auto function_name = [&](uint32_t id) -> const std::string& {
+    if (!escaped[id]) {
+      function_names[id] = safe(t.functions[id].name);
+      escaped[id] = true;
+    }
+    return function_names[id];
   };
   for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
     const uint64_t n = p.self[leaf];
@@ -150,14 +165,14 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
     for (; !p.is_root(at); at = p.nodes[at].parent) path.push_back(at);
     const Context& c = t.context_of(p.nodes[at].value);
     line.clear();
-    if (o.event_frame) append(t.events[c.event], "");
-    if (o.comm_frame) append(t.comms[c.comm], "");
+    if (o.event_frame) append(safe(t.events[c.event]), "");
+    if (o.comm_frame) append(safe(t.comms[c.comm]), "");
     for (size_t i = path.size(); i-- > 0;) {
       const auto& refs = t.frame_functions[p.nodes[path[i]].value];
       for (const FunctionRef& r : refs) {
         if (r.inlined && !o.inlines) continue;
         const Function& f = t.functions[r.id];
-        append(f.name, f.kernel ? "_[k]" : r.inlined ? "_[i]" : "");
+        append(function_name(r.id), f.kernel ? "_[k]" : r.inlined ? "_[i]" : "");
       }
     }
     stacks[line] += n;

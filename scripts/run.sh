@@ -2,7 +2,8 @@
 # The main job, on a fresh machine: set up, build, record a bundled workload with
 # pmclog-record (the software cpu-clock, which needs no hardware counter), validate the log,
 # print where the time went with symbols, write the folded stacks, and say where the files
-# are. Then what the toolkit makes of a log written by FreeBSD's own kernel writer code.
+# are. Then what the toolkit makes of a log written by FreeBSD's own kernel writer code:
+# its detected ABI with the evidence, its --stats summary and its first records.
 #   bash scripts/run.sh                 # as above; files in a new folder under /tmp
 #   bash scripts/run.sh FILE [OPTIONS]  # pmclog-dump OPTIONS FILE
 #   bash scripts/run.sh --stats         # options without a file: the bundled FreeBSD log
@@ -41,6 +42,10 @@ cat "$out/top.txt"
 echo
 echo "== a log written by FreeBSD's own writer code: the ABI its bytes give, and why"
 "$bin/pmclog-dump" --show-abi "$bundled"
+echo
+echo "== its summary (pmclog-dump --stats --top 3) and first records (--head 3)"
+"$bin/pmclog-dump" --stats --top 3 "$bundled"
+"$bin/pmclog-dump" --head 3 "$bundled"
 echo
 echo "files (in $out):"
 echo "  hot.pmclog   the log      pmclog-dump $log | less"

@@ -253,6 +253,39 @@ TEST_F(Synthetic, TimeWindowAndModeFilters) {
   EXPECT_EQ(r.out, "");
 }
 
+// --comm and --cpu keep only what they name; --symfs is --sysroot under perf's name.
+TEST_F(Synthetic, CommandAndCpuFiltersAndTheSymfsAlias) {
+  std::string on_cpu1 = sample(100, kPmcA, {write_ + 1, work + 2}, true, 2500000000);
+  on_cpu1.replace(on_cpu1.find("\"cpu\":0"), 7, "\"cpu\":1");
+  const std::string log = reptest::write_log(dir, "filters.pmclog", {
+      kInit, kCpuClock,
+      exec(100, "/usr/bin/fakeprog", 1000000001),
+      map_in(100, kLibBase + lib_exec, "/lib/libc.so.7", 1000000002),
+      exec(200, "/usr/bin/other", 1000000003),
+      sample(100, kPmcA, {memcpy_ + 1, work + 2}, true, 1500000000),
+      on_cpu1,
+      sample(200, kPmcA, {0x500}, true, 3000000000),
+      R"({"type":"closelog","tsc":4000000000})"});
+  auto total = [](const std::string& folded) {
+    uint64_t n = 0;
+    for (const auto& [stack, c] : reptest::parse_folded(folded)) n += c;
+    return n;
+  };
+  auto r = report({"--output", "folded", "--sysroot", root, log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(total(r.out), 3u) << r.out;
+  r = report({"--output", "folded", "--sysroot", root, "--comm", "fakeprog", log});
+  EXPECT_EQ(total(r.out), 2u) << r.out;
+  EXPECT_EQ(r.out.find("0x500"), std::string::npos) << r.out;
+  r = report({"--output", "folded", "--sysroot", root, "--comm", "other", log});
+  EXPECT_EQ(r.out, "cpu-clock;0x500 1\n");
+  r = report({"--output", "folded", "--sysroot", root, "--cpu", "1", log});
+  EXPECT_EQ(r.out, "cpu-clock;fakeprog_work;fbsd_write 1\n");
+  const auto symfs = report({"--output", "folded", "--symfs", root, log});
+  EXPECT_EQ(symfs.out, report({"--output", "folded", "--sysroot", root, log}).out);
+  EXPECT_NE(symfs.out.find("fbsd_memcpy"), std::string::npos) << symfs.out;
+}
+
 TEST_F(Synthetic, DamagedLogIsReportedAsFarAsGoodThenExitOne) {
   const std::string log = main_log();
   std::string bytes = reptest::read_file(log);

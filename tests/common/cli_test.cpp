@@ -293,4 +293,27 @@ TEST(CliTools, StandardInputIsNamedTheSameWay) {
   EXPECT_NE(same.err.find("the same file as (stdin)"), std::string::npos) << same.err;
 }
 
+// The readers of logs take standard input when no file is named, as pmclog-dump always did;
+// a terminal there is refused instead of waited on (util-linux script(1) gives the terminal).
+TEST(CliTools, NoFileReadsStandardInputButNotATerminal) {
+  ScratchDir d;
+  const std::string log = std::string(PMCLOG_FIXTURES_DIR) + "/M10-64-le.pmclog";
+  for (const Tool& t : std::vector<Tool>{{"pmclog-dump", kDump},
+                                         {"pmclog-validate", kValidate},
+                                         {"pmclog-report", PMCLOG_REPORT_BIN}}) {
+    SCOPED_TRACE(t.name);
+    const Outcome piped = run(q(t.bin) + " < " + q(log), d);
+    const Outcome named = run(q(t.bin) + " - < " + q(log), d);
+    EXPECT_EQ(piped.status, named.status) << piped.err;
+    EXPECT_EQ(piped.out, named.out);
+    EXPECT_FALSE(piped.out.empty());
+    if (run("script -qec 'test -t 0' /dev/null", d).status != 0) continue;  // no pty here
+    const Outcome tty = run("script -qec \"" + t.bin + "\" /dev/null", d);
+    EXPECT_EQ(tty.status, 2) << tty.out;
+    EXPECT_NE(tty.out.find(t.name + ": no log given and standard input is a terminal"),
+              std::string::npos) << tty.out;
+    EXPECT_NE(tty.out.find("Try '" + t.name + " --help'."), std::string::npos) << tty.out;
+  }
+}
+
 }  // namespace

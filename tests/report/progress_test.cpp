@@ -66,14 +66,4 @@ TEST_F(Progress, NeverWhenStderrIsNotATerminal) {
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
 }
 
-// Not the progress line, but the same terminal: without LOG, a terminal on standard input
-// is refused rather than waited on (the report used to read pmclog.out then).
-TEST_F(Progress, NoLogFromATerminalIsAUsageError) {
-  const auto r = reptest::run({kScript, "-qec", quoted(REPORT_EXE), "/dev/null"});
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("pmclog-report: no LOG given and standard input is a terminal"),
-            std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("Try 'pmclog-report --help'."), std::string::npos) << r.out;
-}
-
 }  // namespace

@@ -205,7 +205,11 @@ TEST_F(Cli, HelpPrintsEachOptionOnceBeforeTheExamples) {
 }
 
 TEST_F(Cli, UsageErrorsExitTwo) {
-  EXPECT_EQ(run("").status, 2);
+  // No file is standard input, as in every tool (here /dev/null: an empty log, exit 1).
+  const Outcome none = run("");
+  EXPECT_EQ(none.status, 1);
+  EXPECT_NE(none.out.find("(stdin):0x0 (0): error: the log is empty"), std::string::npos)
+      << none.out;
   EXPECT_EQ(run("--no-such-option x").status, 2);
   EXPECT_EQ(run("--format=xml " + q(valid())).status, 2);
   EXPECT_EQ(run("--disable no-such-rule " + q(valid())).status, 2);

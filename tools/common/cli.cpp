@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <unistd.h>
+
 #include <iostream>
 #include <ostream>
 
@@ -118,6 +120,14 @@ int usage_error(std::string_view tool, std::string_view message) {
   std::cerr << tool << ": " << terminal_safe(std::string(message)) << "\nTry '" << tool
             << " --help'.\n";
   return kExitUsage;
+}
+
+void default_to_stdin(std::vector<std::string>& inputs, std::string_view what) {
+  if (!inputs.empty()) return;
+  if (isatty(STDIN_FILENO) == 1)
+    throw UsageError("no " + std::string(what) +
+                     " given and standard input is a terminal (name a file, or pipe one in)");
+  inputs.push_back("-");
 }
 
 }  // namespace pmclog::tools::cli

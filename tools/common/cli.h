@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pmclog/detect.h"
 
@@ -68,6 +69,10 @@ po::variables_map parse(int argc, char** argv, const po::options_description& al
 bool print_help_or_version(const po::variables_map& vm, const HelpText& help,
                            const po::options_description& visible, std::ostream& out);
 void print_help(const HelpText& help, const po::options_description& visible, std::ostream& out);
+
+// No input named: standard input ("-"), as every tool reads it, unless it is a terminal,
+// where waiting for a binary log would only look hung (a UsageError naming `what`).
+void default_to_stdin(std::vector<std::string>& inputs, std::string_view what);
 
 // "TOOL: MESSAGE" and "Try 'TOOL --help'." on stderr; returns kExitUsage.
 int usage_error(std::string_view tool, std::string_view message);

@@ -22,8 +22,8 @@ constexpr tools::cli::HelpText kHelp{
     kTool,
     "Usage: pmclog-dump [options] [FILE...]\n",
     R"txt(Prints hwpmc(4) logs of any generation (legacy L1/L2/L3, modern M9/M10), 32- or 64-bit,
-little- or big-endian, plain or gzip/zstd-compressed. No FILE or "-" reads standard input,
-named "(stdin)" in messages (a pipe works).
+little- or big-endian, plain or gzip/zstd/xz/bzip2-compressed. No FILE or "-" reads standard
+input (not a terminal), named "(stdin)" in messages.
 )txt",
     R"txt(  pmclog-dump pmc.log                       one line per record, every field named
   pmclog-dump --format=pmcstat pmc.log      what FreeBSD's `pmcstat -R pmc.log` prints
@@ -141,7 +141,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     if (tools::cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
     Options o;
     if (vm.count("file")) o.files = vm["file"].as<std::vector<std::string>>();
-    if (o.files.empty()) o.files.push_back("-");
+    tools::cli::default_to_stdin(o.files, "log");
     o.stats = vm.count("stats") > 0;
     o.show_abi = vm.count("show-abi") > 0;
     o.keep_going = vm.count("keep-going") > 0;

@@ -168,13 +168,7 @@ int parse_options(int argc, char** argv, Config& cfg) {
     const po::variables_map vm = cli::parse(argc, argv, all, &pos);
     if (cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
     cfg.profile.hint = cli::abi_hint(abi);
-    if (cfg.inputs.empty()) {
-      // Reports once read pmclog.out without LOG: waiting on a terminal would look hung.
-      if (isatty(STDIN_FILENO) == 1)
-        throw UsageError("no LOG given and standard input is a terminal "
-                         "(give a log, e.g. pmclog.out, or pipe one in)");
-      cfg.inputs.push_back("-");  // as every tool: standard input
-    }
+    cli::default_to_stdin(cfg.inputs, "log");
     for (const auto& k : split_commas(outputs)) {
       if (k == "top") cfg.outputs.push_back({OutputKind::top});
       else if (k == "folded") cfg.outputs.push_back({OutputKind::folded});

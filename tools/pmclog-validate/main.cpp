@@ -34,11 +34,11 @@ constexpr const char* kTool = "pmclog-validate";
 
 constexpr tools::cli::HelpText kHelp{
     kTool,
-    "Usage: pmclog-validate [options] FILE...\n"
+    "Usage: pmclog-validate [options] [FILE...]\n"
     "       pmclog-validate --list-rules [--format=json]\n",
-    R"txt(Checks FreeBSD hwpmc(4) logs (every generation, 32/64-bit, either byte order; gzip and zstd
-are read transparently; '-' is standard input) and reports every problem it finds, one line
-each, sorted by offset:
+    R"txt(Checks FreeBSD hwpmc(4) logs (every generation, 32/64-bit, either byte order; gzip, zstd,
+xz and bzip2 are read transparently; no FILE or '-' is standard input, not a terminal) and
+reports every problem it finds, one line each, sorted by offset:
 
   FILE:0xOFFSET (DECIMAL): error|warning: MESSAGE [rule-id]
 
@@ -157,8 +157,9 @@ int run(int argc, char** argv) {
     }
     return write_stdout(out, 0);
   }
-  if (!vm.count("file")) throw UsageError("no log file given (use '-' for standard input)");
-  const auto files = vm["file"].as<std::vector<std::string>>();
+  std::vector<std::string> files;
+  if (vm.count("file")) files = vm["file"].as<std::vector<std::string>>();
+  tools::cli::default_to_stdin(files, "log");
   tools::OutputOptions out_opt;
   out_opt.inputs = files;
   // "-o x.pmclog x.pmclog" would replace the log with its report: refused before any work.

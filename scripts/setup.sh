@@ -9,6 +9,8 @@ packages=(
   libfmt-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev nlohmann-json3-dev libsimdjson-dev
   python3 jq gzip zstd xz-utils bzip2 valgrind
   libdw-dev libelf-dev elfutils binutils
+  protobuf-compiler libprotobuf-dev
+  chromium fonts-dejavu-core
 )
 missing=()
 for p in "${packages[@]}"; do

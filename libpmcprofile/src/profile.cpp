@@ -35,7 +35,7 @@ FrameId Tables::frame(const Frame& f) {
 }
 
 uint32_t Tables::context(const Context& c) {
-  auto [it, fresh] = context_ids_.try_emplace(std::make_tuple(c.event, c.comm, c.pid, c.tid, c.thread),
+  auto [it, fresh] = context_ids_.try_emplace(std::make_tuple(c.event, c.comm, c.pid, c.tid, c.thread, c.cpu, c.input),
                                               static_cast<uint32_t>(contexts_.size()));
   if (fresh) contexts_.push_back(c);
   return it->second;

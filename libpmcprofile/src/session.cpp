@@ -433,16 +433,26 @@ InputReport Session::add_log(const std::string& name) {
     profiles_.back().name = pmclog::input_display_name(name);  // "(stdin)" for "-"
   }
   Profile* p = &profiles_.back();
+  const auto input = static_cast<uint32_t>(tables_.inputs.size());
+  tables_.inputs.push_back(pmclog::input_display_name(name));
   std::vector<NodeId> leaf_of;  // by Sample::stack_id, within one epoch
+  std::unordered_map<uint64_t, NodeId> leaf_of_cpu;  // keep_cpus: by stack_id << 32 | cpu
   uint64_t epoch = 0;
   InputReport rep = read(name, [&](const Sample& s) {
     NodeId n = kNoNode;
-    if (s.stack_id != Sample::kNoStack) {
+    const bool cached = s.stack_id != Sample::kNoStack;
+    if (cached) {
       if (s.stack_epoch != epoch) {
         leaf_of.clear();
+        leaf_of_cpu.clear();
         epoch = s.stack_epoch;
       }
-      if (s.stack_id < leaf_of.size()) n = leaf_of[s.stack_id];
+      if (opt_.keep_cpus) {
+        auto it = leaf_of_cpu.find(uint64_t{s.stack_id} << 32 | s.cpu);
+        if (it != leaf_of_cpu.end()) n = it->second;
+      } else if (s.stack_id < leaf_of.size()) {
+        n = leaf_of[s.stack_id];
+      }
     }
     if (n == kNoNode) {
       Context c;
@@ -453,14 +463,19 @@ InputReport Session::add_log(const std::string& name) {
         c.tid = s.tid;
         c.thread = s.thread;
       }
+      if (opt_.keep_cpus) c.cpu = s.cpu;
+      if (opt_.keep_inputs) c.input = input;
       n = p->root(tables_.context(c));
       for (size_t i = s.frames.size(); i-- > 0;) n = p->child(n, s.frames[i]);
-      if (s.stack_id != Sample::kNoStack) {
+      if (cached && opt_.keep_cpus) {
+        leaf_of_cpu.emplace(uint64_t{s.stack_id} << 32 | s.cpu, n);
+      } else if (cached) {
         if (leaf_of.size() <= s.stack_id) leaf_of.resize(s.stack_id + 1, kNoNode);
         leaf_of[s.stack_id] = n;
       }
     }
     p->add(n);
+    if (opt_.keep_timeline) p->timeline.push_back({s.time, n, s.cpu, s.tid});
     if (p->event_samples.size() <= s.event) p->event_samples.resize(s.event + 1);
     ++p->event_samples[s.event];
   });

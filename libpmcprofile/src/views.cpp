@@ -131,9 +131,25 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
   return rows;
 }
 
+void for_each_function_stack(const Profile& p, const Tables& t, bool inlines, const StackVisitor& f) {
+  std::vector<NodeId> path;
+  std::vector<FunctionRef> stack;
+  for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
+    const uint64_t n = p.self[leaf];
+    if (n == 0 || p.is_root(leaf)) continue;
+    path.clear();
+    NodeId at = leaf;
+    for (; !p.is_root(at); at = p.nodes[at].parent) path.push_back(at);
+    stack.clear();
+    for (size_t i = path.size(); i-- > 0;)
+      for (const FunctionRef& r : t.frame_functions[p.nodes[path[i]].value])
+        if (inlines || !r.inlined) stack.push_back(r);
+    f(p.nodes[at].value, stack, n);
+  }
+}
+
 std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const FoldedOptions& o) {
   std::map<std::string, uint64_t> stacks;
-  std::vector<NodeId> path;
   std::string line;
   // Names come from the log and from ELF files: escaped, so that no frame can split the
   // line or reach a terminal raw; ';' would split the frame. Each function's name is
@@ -157,26 +173,16 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
     }
     return function_names[id];
   };
-  for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
-    const uint64_t n = p.self[leaf];
-    if (n == 0 || p.is_root(leaf)) continue;
-    path.clear();
-    NodeId at = leaf;
-    for (; !p.is_root(at); at = p.nodes[at].parent) path.push_back(at);
-    const Context& c = t.context_of(p.nodes[at].value);
+  for_each_function_stack(p, t, o.inlines, [&](uint32_t ctx, std::span<const FunctionRef> stack,
+                                               uint64_t n) {
+    const Context& c = t.context_of(ctx);
     line.clear();
     if (o.event_frame) append(safe(t.events[c.event]), "");
     if (o.comm_frame) append(safe(t.comms[c.comm]), "");
-    for (size_t i = path.size(); i-- > 0;) {
-      const auto& refs = t.frame_functions[p.nodes[path[i]].value];
-      for (const FunctionRef& r : refs) {
-        if (r.inlined && !o.inlines) continue;
-        const Function& f = t.functions[r.id];
-        append(function_name(r.id), f.kernel ? "_[k]" : r.inlined ? "_[i]" : "");
-      }
-    }
+    for (const FunctionRef& r : stack)
+      append(function_name(r.id), t.functions[r.id].kernel ? "_[k]" : r.inlined ? "_[i]" : "");
     stacks[line] += n;
-  }
+  });
   std::vector<std::string> out;
   out.reserve(stacks.size());
   for (const auto& [s, n] : stacks) out.push_back(s + " " + std::to_string(n));

@@ -16,7 +16,7 @@ const std::string kLog = std::string(REPORT_FIXTURES) + "/golden.pmclog";
 
 TEST(Cli, UsageErrorsExitTwo) {
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--output", "svg"}, {"--sort", "size"}, {"--by", "color"},
+       {std::vector<std::string>{"--output", "gprof"}, {"--sort", "size"}, {"--by", "color"},
         {"--user-only", "--kernel-only"}, {"--pid", "abc"}, {"--no-such-option"},
         {"--from", "2", "--to", "1"}, {"--limit", "x"}, {"--limit", "-3"}, {"--from", "soon"},
         {"--address-width", "3"}, {"--address-width", "64"}, {"--generation", "L9"},

@@ -2,7 +2,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -12,7 +17,12 @@
 #include "output_file.h"
 #include "pmclog/open.h"
 #include "pmclog/text.h"
+#include "print_callgraph.h"
 #include "print_folded.h"
+#include "print_perf_script.h"
+#include "print_pprof.h"
+#include "print_speedscope.h"
+#include "print_svg.h"
 #include "print_top.h"
 #include "same_file.h"
 #include "temp_cleanup.h"
@@ -62,6 +72,67 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// --by-file pprof: one FOLDER/NAME.pb.gz per input, NAME the input's base name ("~2" on
+// a second input of the same name, as pmcstat -g names its gmon files).
+std::vector<std::string> per_input_paths(const std::string& folder,
+                                         const std::vector<pmcprofile::Profile>& ps) {
+  std::vector<std::string> out;
+  std::set<std::string> taken;
+  for (const auto& p : ps) {
+    std::string base = p.name.substr(p.name.find_last_of('/') + 1);
+    if (base.empty() || base == "." || base == "..") base = "input";
+    std::string name = base;
+    for (int n = 2; !taken.insert(name).second; ++n) name = base + "~" + std::to_string(n);
+    out.push_back(folder + "/" + name + ".pb.gz");
+  }
+  return out;
+}
+
+// The text (or bytes) of one output over every profile of the session.
+std::string render(report::OutputKind kind, pmcprofile::Session& session, const report::Config& cfg,
+                   bool& top_written) {
+  using report::OutputKind;
+  const auto& ps = session.profiles();
+  switch (kind) {
+    case OutputKind::svg:
+      return report::format_svg(ps, session, cfg);
+    case OutputKind::speedscope:
+      return report::format_speedscope(ps, session, cfg);
+    case OutputKind::pprof:
+      return report::format_pprof(ps.front(), session, cfg);  // merged: the only profile
+    default:
+      break;
+  }
+  std::string text;
+  for (const auto& p : ps) {
+    switch (kind) {
+      case OutputKind::top:
+        text += report::format_top(p, session, cfg);
+        text += report::format_unresolved(p, session);
+        top_written = true;
+        break;
+      case OutputKind::folded:
+        text += report::format_folded(p, session, cfg);
+        break;
+      case OutputKind::callgraph:
+        text += report::format_callgraph(p, session, cfg);
+        break;
+      case OutputKind::perf_script:
+        text += report::format_perf_script(p, session, cfg);
+        break;
+      default:
+        break;
+    }
+  }
+  return text;
+}
+
+bool report_write_error(const pmclog::tools::OutputError& e) {
+  if (!e || e.kind == pmclog::tools::OutputError::Kind::closed_pipe) return false;
+  std::cerr << kTool << ": " << e.message << "\n";
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,22 +143,39 @@ int main(int argc, char** argv) {
   pmclog::tools::install_cleanup_signal_handlers();
 
   // Outputs first: one that is an input is refused before anything is read.
-  std::vector<std::unique_ptr<pmclog::tools::OutputFile>> files;
+  // A --by-file pprof output is a folder, whose files are named once the inputs are read.
+  auto is_folder = [&](const report::Output& o) {
+    return o.kind == report::OutputKind::pprof && cfg.profile.by_file;
+  };
+  std::vector<std::unique_ptr<pmclog::tools::OutputFile>> files(cfg.outputs.size());
   pmclog::tools::OutputOptions oo;
   oo.inputs = cfg.inputs;
   for (const auto& o : cfg.outputs) {
+    if (is_folder(o)) continue;
     if (auto e = pmclog::tools::refuse_same_file(o.file, cfg.inputs)) {
       std::cerr << kTool << ": " << e.message << "\n";
       return 2;
     }
   }
-  for (const auto& o : cfg.outputs) {
-    auto f = std::make_unique<pmclog::tools::OutputFile>();
-    if (auto e = f->open(o.file, oo)) {
+  for (size_t i = 0; i < cfg.outputs.size(); ++i) {
+    const auto& o = cfg.outputs[i];
+    if (is_folder(o)) {
+      struct stat st;
+      errno = 0;
+      if (stat(o.file.c_str(), &st) != 0 ? mkdir(o.file.c_str(), 0777) != 0 && errno != EEXIST
+                                         : !S_ISDIR(st.st_mode)) {
+        std::cerr << kTool << ": " << pmclog::display_path(o.file)
+                  << ": not a folder (--output pprof --by-file writes one file per input): "
+                  << (errno != 0 ? std::strerror(errno) : "exists") << "\n";
+        return 2;
+      }
+      continue;
+    }
+    files[i] = std::make_unique<pmclog::tools::OutputFile>();
+    if (auto e = files[i]->open(o.file, oo)) {
       std::cerr << kTool << ": " << e.message << "\n";
       return 2;
     }
-    files.push_back(std::move(f));
   }
 
   Progress progress(cfg.progress);
@@ -121,29 +209,25 @@ int main(int argc, char** argv) {
 
   bool top_written = false;
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {
-    std::string text;
-    for (const auto& p : session.profiles()) {
-      if (cfg.outputs[i].kind == report::OutputKind::top) {
-        text += report::format_top(p, session, cfg);
-        text += report::format_unresolved(p, session);
-        top_written = true;
-      } else {
-        text += report::format_folded(p, session, cfg);
+    const auto& o = cfg.outputs[i];
+    if (is_folder(o)) {
+      const auto& ps = session.profiles();
+      const auto paths = per_input_paths(o.file, ps);
+      for (size_t k = 0; k < ps.size(); ++k) {
+        if (auto e = pmclog::tools::refuse_same_file(paths[k], cfg.inputs)) {
+          std::cerr << kTool << ": " << e.message << "\n";
+          return 2;
+        }
+        if (report_write_error(pmclog::tools::write_whole_file(
+                paths[k], report::format_pprof(ps[k], session, cfg), oo)))
+          return 2;
       }
+      continue;
     }
-    if (auto e = files[i]->write(text)) {
-      if (e.kind == pmclog::tools::OutputError::Kind::closed_pipe) continue;
-      std::cerr << kTool << ": " << e.message << "\n";
-      return 2;
-    }
+    if (report_write_error(files[i]->write(render(o.kind, session, cfg, top_written)))) return 2;
   }
-  for (auto& f : files) {
-    if (auto e = f->commit()) {
-      if (e.kind == pmclog::tools::OutputError::Kind::closed_pipe) continue;
-      std::cerr << kTool << ": " << e.message << "\n";
-      return 2;
-    }
-  }
+  for (auto& f : files)
+    if (f && report_write_error(f->commit())) return 2;
   if (!top_written)
     for (const auto& p : session.profiles()) {
       if (!p.name.empty()) std::cerr << "# Input: " << p.name << "\n";

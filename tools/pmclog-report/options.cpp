@@ -99,12 +99,14 @@ bool is_by_key(const std::string& k) {
 int parse_options(int argc, char** argv, Config& cfg) {
   std::vector<std::string> outputs, files, pids, tids, cpus, comms, events, debug_dirs;
   std::string sort = "self", by = "comm,object,symbol", sysroot, kernel, limit, from, to;
+  std::string min_width, width, depth;
   cli::AbiValues abi;
   // clang-format off
   po::options_description out("Output");
   out.add_options()
       ("output", po::value(&outputs)->composing()->value_name("KIND"),
-       "top (default) or folded; repeatable or comma-separated (top,folded)")
+       "top (default), folded, svg, pprof, callgraph, perf-script or speedscope; "
+       "repeatable or comma-separated (top,folded)")
       ("out-file,o", po::value(&files)->composing()->value_name("FILE"),
        "write the N-th --output to the N-th -o FILE (default: standard output)")
       ("by", po::value(&by)->value_name("KEYS"),
@@ -117,7 +119,18 @@ int parse_options(int argc, char** argv, Config& cfg) {
       ("comm-frame", po::bool_switch(&cfg.comm_frame),
        "folded: the command as the frame after the event")
       ("by-file", po::bool_switch(&cfg.profile.by_file),
-       "one profile per input instead of one merged profile")
+       "one profile per input instead of one merged profile (pprof: -o names a folder, "
+       "one FILE.pb.gz per input)")
+      ("icicle", po::bool_switch(&cfg.svg.icicle), "svg: root at the top, stacks growing down")
+      ("reverse", po::bool_switch(&cfg.svg.reverse),
+       "svg: stacks merged from the leaf (who calls the hot functions)")
+      ("min-width", po::value(&min_width)->value_name("PIXELS"),
+       "svg: prune frames narrower than PIXELS (default 0.1; the count is shown)")
+      ("width", po::value(&width)->value_name("PIXELS"), "svg: image width (default 1200)")
+      ("title", po::value(&cfg.svg.title)->value_name("TEXT"),
+       "svg: the title (default: the event and the inputs)")
+      ("callgraph-depth,z", po::value(&depth)->value_name("N"),
+       "callgraph: at most N callers below each leaf (pmcstat -z; default 32)")
       ("no-progress", "never show the progress line (shown on a terminal after 1 second)");
   po::options_description filt("Filters (comma-separated lists, or repeated options)");
   filt.add_options()
@@ -172,7 +185,14 @@ int parse_options(int argc, char** argv, Config& cfg) {
     for (const auto& k : split_commas(outputs)) {
       if (k == "top") cfg.outputs.push_back({OutputKind::top});
       else if (k == "folded") cfg.outputs.push_back({OutputKind::folded});
-      else throw UsageError("--output: '" + k + "' is not top or folded");
+      else if (k == "svg") cfg.outputs.push_back({OutputKind::svg});
+      else if (k == "pprof") cfg.outputs.push_back({OutputKind::pprof});
+      else if (k == "callgraph") cfg.outputs.push_back({OutputKind::callgraph});
+      else if (k == "perf-script") cfg.outputs.push_back({OutputKind::perf_script});
+      else if (k == "speedscope") cfg.outputs.push_back({OutputKind::speedscope});
+      else
+        throw UsageError("--output: '" + k +
+                         "' is not top, folded, svg, pprof, callgraph, perf-script or speedscope");
     }
     if (cfg.outputs.empty()) cfg.outputs.push_back({OutputKind::top});
     if (files.size() > cfg.outputs.size())
@@ -180,6 +200,28 @@ int parse_options(int argc, char** argv, Config& cfg) {
                        std::to_string(cfg.outputs.size()) +
                        " --output (the N-th -o is the file of the N-th --output)");
     for (size_t i = 0; i < files.size(); ++i) cfg.outputs[i].file = files[i];
+    for (const auto& o : cfg.outputs)
+      if (o.kind == OutputKind::pprof && cfg.profile.by_file && o.file == "-")
+        throw UsageError("--output pprof --by-file writes one file per input: give -o FOLDER");
+    if (!min_width.empty()) {
+      char* end = nullptr;
+      const double v = std::strtod(min_width.c_str(), &end);
+      if (end == min_width.c_str() || *end != '\0' || !std::isfinite(v) || v < 0)
+        throw UsageError("--min-width: '" + min_width + "' is not a number of pixels >= 0");
+      cfg.svg.min_width = v;
+    }
+    if (!width.empty()) {
+      uint64_t n = 0;
+      if (!parse_unsigned(width, 100000, n) || n < 100)
+        throw UsageError("--width: '" + width + "' is not a number of pixels from 100 to 100000");
+      cfg.svg.width = static_cast<unsigned>(n);
+    }
+    if (!depth.empty()) {
+      uint64_t n = 0;
+      if (!parse_unsigned(depth, 100000, n) || n == 0)
+        throw UsageError("--callgraph-depth: '" + depth + "' is not a depth from 1 to 100000");
+      cfg.callgraph_depth = static_cast<size_t>(n);
+    }
     if (sort == "self") cfg.sort = pmcprofile::SortKey::self;
     else if (sort == "total") cfg.sort = pmcprofile::SortKey::total;
     else if (sort == "name") cfg.sort = pmcprofile::SortKey::name;
@@ -214,6 +256,15 @@ int parse_options(int argc, char** argv, Config& cfg) {
       throw UsageError("--by needs at least one key");
     // Only a report that shows threads pays for stacks per thread.
     cfg.profile.keep_threads = cfg.by.tid || cfg.by.thread;
+    for (const auto& o : cfg.outputs) {
+      // pprof labels each sample with pid, tid, comm, cpu and file.
+      if (o.kind == OutputKind::pprof) {
+        cfg.profile.keep_threads = cfg.profile.keep_cpus = true;
+        cfg.profile.keep_inputs = !cfg.profile.by_file;
+      }
+      // perf-script prints every sample, in time order.
+      if (o.kind == OutputKind::perf_script) cfg.profile.keep_timeline = true;
+    }
     pmcprofile::Filter& f = cfg.profile.filter;
     f.pids = numbers(pids, "pid", "process id");
     f.tids = numbers(tids, "tid", "thread id");

@@ -11,7 +11,16 @@
 
 namespace report {
 
-enum class OutputKind { top, folded };
+enum class OutputKind { top, folded, svg, pprof, callgraph, perf_script, speedscope };
+
+// The flame graph's drawing (--output svg).
+struct SvgOptions {
+  bool icicle = false;    // root at the top, stacks growing down
+  bool reverse = false;   // stacks merged by leaf: who calls the hot functions
+  double min_width = 0.1;  // frames narrower than this many pixels are pruned (and counted)
+  unsigned width = 1200;   // image width in pixels
+  std::string title;       // "" : "Flame graph: EVENT (INPUTS)"
+};
 
 struct Output {
   OutputKind kind = OutputKind::top;
@@ -27,6 +36,9 @@ struct Config {
   size_t limit = 0;  // 0: every row
   bool comm_frame = false;
   bool progress = true;
+  SvgOptions svg;
+  size_t callgraph_depth = 32;  // callgraph: callers shown below each leaf (pmcstat -z)
+
 };
 
 // Exit status to return now (help, version, usage error), or -1 to go on with `cfg`.

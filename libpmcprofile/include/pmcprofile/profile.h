@@ -53,6 +53,10 @@ struct Context {
   uint32_t pid = 0;
   uint32_t tid = 0;
   uint32_t thread = 0;  // Tables::threads
+  uint32_t cpu = kNoCpu;    // with Options::keep_cpus
+  uint32_t input = kNoInput;  // Tables::inputs, with Options::keep_inputs
+  static constexpr uint32_t kNoCpu = 0xFFFFFFFFu;
+  static constexpr uint32_t kNoInput = 0xFFFFFFFFu;
   bool operator==(const Context&) const = default;
 };
 
@@ -61,6 +65,7 @@ class Tables {
   std::vector<std::string> events;  // by event id: "cpu-clock", "INSTR_RETIRED_ANY"...
   std::vector<std::string> comms;   // by comm id
   std::vector<std::string> threads{std::string()};  // thread names by id; 0 is "no name"
+  std::vector<std::string> inputs;  // input display names ("(stdin)" for "-"), in add_log order
   std::vector<Frame> frames;        // by FrameId
   std::vector<Function> functions;  // by FunctionId, filled by symbolize()
   // Per frame, the functions it stands for, outermost first (one unless inlines are shown).
@@ -92,8 +97,9 @@ class Tables {
   std::unordered_map<Frame, FrameId, FrameHash> frame_ids_;
   std::unordered_map<std::string, uint32_t> event_ids_, comm_ids_;
   std::unordered_map<std::string, uint32_t> thread_ids_{{std::string(), 0}};
-  // (event, comm, pid, tid, thread): new stacks only
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> context_ids_;
+  // (event, comm, pid, tid, thread, cpu, input): new stacks only
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t>
+      context_ids_;
   std::vector<Context> contexts_;
   std::unordered_map<std::string, FunctionId> function_ids_;
   FunctionId function(Function f);
@@ -104,6 +110,14 @@ struct StackNode {
   uint32_t value = 0;       // a root: its context id; otherwise its FrameId
 };
 
+// One sample in time order, for views that show samples one by one (perf-script).
+struct TimedSample {
+  double time = 0;       // seconds from its log's first record
+  NodeId leaf = kNoNode;  // its stack: walk parents up to the root for the context
+  uint32_t cpu = 0;
+  uint32_t tid = 0;
+};
+
 class Profile {
  public:
   std::string name;  // the input for --by-file, "" for the merged profile
@@ -111,6 +125,8 @@ class Profile {
   std::vector<uint64_t> self;  // samples whose leaf is the node, by NodeId
   std::vector<uint64_t> event_samples;  // samples per event id
   uint64_t samples = 0;
+  // Every sample in the order read, only with Options::keep_timeline (grows with samples).
+  std::vector<TimedSample> timeline;
 
   NodeId root(uint32_t context);
   NodeId child(NodeId parent, FrameId frame);

@@ -50,6 +50,11 @@ struct Options {
   // Profiles keep the thread (tid and name) of each stack, for views grouped by thread.
   // Off, threads of a process share their stacks: fewer nodes.
   bool keep_threads = false;
+  // Stacks per CPU, and per input in the merged profile (labels of pprof samples).
+  bool keep_cpus = false;
+  bool keep_inputs = false;
+  // Profile::timeline: every kept sample with its time, CPU and thread (memory per sample).
+  bool keep_timeline = false;
   // Records held back to put a modern log's per-CPU buffers in time order. A record written
   // more than this many records after a later one is replayed out of order.
   size_t reorder_window = 1u << 16;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,14 @@ uint64_t event_samples(const Profile& p, const Tables& t, uint32_t event);
 // function at the leaf takes the self samples.
 std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
                              const GroupBy& by, SortKey sort);
+
+// Every distinct stack of a profile at function level, root first, once per leaf node with
+// samples: f(context id, functions, self samples). Inlined calls are kept with `inlines`
+// (FunctionRef::inlined set), else left out. The views below and the tool's outputs (svg,
+// callgraph, speedscope) all walk stacks through this.
+using StackVisitor =
+    std::function<void(uint32_t context, std::span<const FunctionRef> stack, uint64_t samples)>;
+void for_each_function_stack(const Profile& p, const Tables& t, bool inlines, const StackVisitor& f);
 
 struct FoldedOptions {
   bool event_frame = true;  // the event as the root frame (off only when one event is selected)

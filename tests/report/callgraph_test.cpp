@@ -1,0 +1,1 @@
+// PLACEHOLDER: tests of --output callgraph, written with the output.

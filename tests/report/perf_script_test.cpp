@@ -1,0 +1,1 @@
+// PLACEHOLDER: tests of --output perf_script, written with the output.

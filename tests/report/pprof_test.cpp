@@ -1,0 +1,1 @@
+// PLACEHOLDER: tests of --output pprof, written with the output.

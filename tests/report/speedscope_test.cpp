@@ -1,0 +1,1 @@
+// PLACEHOLDER: tests of --output speedscope, written with the output.

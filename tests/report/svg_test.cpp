@@ -1,0 +1,1 @@
+// PLACEHOLDER: tests of --output svg, written with the output.

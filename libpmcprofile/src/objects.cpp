@@ -32,6 +32,30 @@ uint64_t kallsyms_text_address() {
   return 0;
 }
 
+constexpr uint32_t kNtGnuBuildId = 3;  // NT_GNU_BUILD_ID, owner "GNU"
+
+// The build id in one note block, "" if none.
+std::string build_id_in(Elf_Data* d) {
+  static const char kHex[] = "0123456789abcdef";
+  size_t at = 0, name_at = 0, desc_at = 0;
+  GElf_Nhdr nh;
+  while (d != nullptr && at < d->d_size &&
+         (at = gelf_getnote(d, at, &nh, &name_at, &desc_at)) != 0) {
+    const auto* base = static_cast<const char*>(d->d_buf);
+    if (nh.n_type == kNtGnuBuildId && nh.n_namesz == 4 &&
+        std::string_view(base + name_at, 4) == std::string_view("GNU\0", 4) && nh.n_descsz > 0) {
+      std::string hex;
+      for (size_t i = 0; i < nh.n_descsz; ++i) {
+        const auto b = static_cast<uint8_t>(base[desc_at + i]);
+        hex += kHex[b >> 4];
+        hex += kHex[b & 15];
+      }
+      return hex;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 bool is_kernel_image_path(std::string_view path) {
@@ -57,8 +81,19 @@ ElfLayout read_elf_layout(const std::string& file) {
       GElf_Phdr ph;
       if (gelf_getphdr(e, static_cast<int>(i), &ph) == nullptr) continue;
       if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) != 0) {
+        if (ph.p_vaddr < lo) {
+          // exec_lo is this address rounded down to 4 KiB: the same distance back from its
+          // file offset (loadable segments are page-congruent).
+          const uint64_t back = ph.p_vaddr & 0xFFF;
+          l.exec_offset_known = ph.p_offset >= back;
+          l.exec_offset = l.exec_offset_known ? ph.p_offset - back : 0;
+        }
         lo = std::min<uint64_t>(lo, ph.p_vaddr);
         hi = std::max<uint64_t>(hi, ph.p_vaddr + ph.p_memsz);
+      } else if (ph.p_type == PT_NOTE && l.build_id.empty()) {
+        l.build_id = build_id_in(elf_getdata_rawchunk(e, static_cast<int64_t>(ph.p_offset),
+                                                      ph.p_filesz,
+                                                      ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR));
       } else if (ph.p_type == PT_INTERP && ph.p_filesz > 1 && ph.p_filesz < 4096) {
         std::string s(ph.p_filesz, '\0');
         if (pread(fd, s.data(), s.size(), static_cast<off_t>(ph.p_offset)) ==
@@ -67,6 +102,12 @@ ElfLayout read_elf_layout(const std::string& file) {
           l.interp = s;
         }
       }
+    }
+    // A separate debug file, or an object without program headers: the note sections.
+    for (Elf_Scn* scn = nullptr; l.build_id.empty() && (scn = elf_nextscn(e, scn)) != nullptr;) {
+      GElf_Shdr sh;
+      if (gelf_getshdr(scn, &sh) != nullptr && sh.sh_type == SHT_NOTE)
+        l.build_id = build_id_in(elf_getdata(scn, nullptr));
     }
     if (lo != UINT64_MAX) {
       l.valid = true;

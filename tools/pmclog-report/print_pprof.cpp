@@ -1,13 +1,282 @@
+// --output pprof: pprof's profile.proto, built with the protobuf library from profile.proto
+// (pprof's published field numbers, written once there) and gzip-compressed with zlib.
+//
+// Why protobuf rather than a hand wire encoder: the schema stays in one .proto file that
+// protoc checks, the generated code does the varints, lengths and UTF-8 checks, and the cost
+// is small: the messages grow with distinct stacks and frames, never with samples (1M
+// samples, 29k pprof samples: encoding ~1% of the run, gzip ~6%, measured with perf).
+//
+// The shape:
+// - one sample type per event name, {event, "count"}; a second value (samples × period) only
+//   where the PMC's sampling rate is known: none today (modern PMCALLOCATE records carry the
+//   reload count, FORMAT.md, but the profile library keeps event names only);
+// - one Sample per leaf node of the stack table (a stack in one context), locations leaf
+//   first, labels pid, tid, cpu (numbers), comm, thread (named threads), file (the input);
+// - one Location per address-level frame, at the frame's address in the object's own
+//   (link-time) addresses, a return address as recorded; its lines innermost first;
+// - one Mapping per object, in those same object addresses (the profile merges processes
+//   and logs, each with its own load bases, so run-time addresses have no single meaning);
+// - unresolved frames keep their address and get one line whose function is named like
+//   top's label ("libc.so.7+0x1234", "[kernel] 0xffffffff80a01234"), so that every pprof
+//   view shows the rows of top and folded. pprof would otherwise symbolize address-only
+//   locations itself, which needs the log's objects on the host: for that there is --sysroot.
 #include "print_pprof.h"
 
+#include <zlib.h>
+
+#include <algorithm>
+#include <map>
 #include <stdexcept>
+#include <unordered_map>
+
+#include "pmclog/text.h"
+#include "pmcprofile/objects.h"
+#include "profile.pb.h"
 
 namespace report {
+namespace {
 
-// PLACEHOLDER: replaced by the real output before commit.
+namespace pp = perftools::profiles;
+
+// Names from logs and ELF files are untrusted: the same escaping as top's columns, which
+// also makes every string valid UTF-8, as proto3's string fields require.
+std::string safe(const std::string& s) { return pmclog::terminal_safe(s); }
+
+class StringTable {
+ public:
+  explicit StringTable(pp::Profile& prof) : prof_(prof) { id(""); }
+  // `text` must be safe already.
+  int64_t id(const std::string& text) {
+    auto [it, fresh] = ids_.try_emplace(text, static_cast<int64_t>(ids_.size()));
+    if (fresh) prof_.add_string_table(text);
+    return it->second;
+  }
+
+ private:
+  pp::Profile& prof_;
+  std::unordered_map<std::string, int64_t> ids_;
+};
+
+std::string gzip(const std::string& raw) {
+  // One deflate call takes at most 4 GiB (uInt): a profile that big is not a pprof file anyone reads.
+  if (raw.size() > 0xFFFFFFFFu) throw std::runtime_error("pprof: the profile is over 4 GiB");
+  z_stream z{};
+  // windowBits 15 + 16: a gzip header and trailer, as pprof expects of a profile file.
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("pprof: zlib deflateInit2 failed");
+  std::string out(deflateBound(&z, raw.size()), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+  z.avail_in = static_cast<uInt>(raw.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int st = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  if (st != Z_STREAM_END) throw std::runtime_error("pprof: zlib deflate failed");
+  return out;
+}
+
+// What one object's mapping needs, gathered from its frames.
+struct MappingUse {
+  uint64_t id = 0;
+  uint64_t lo = UINT64_MAX, hi = 0;  // addresses of its frames
+  uint64_t samples = 0;              // samples with a frame in it (for the main binary)
+  bool all_resolved = true;
+};
+
+}  // namespace
+
 std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg) {
-  (void)p; (void)s; (void)cfg;
-  throw std::runtime_error("not written yet");
+  const pmcprofile::Tables& t = s.tables();
+  const bool inlines = cfg.profile.symbols.inlines;
+  const bool lines = cfg.profile.symbols.lines;
+  pp::Profile prof;
+  StringTable str(prof);
+
+  // Sample types: the event names with samples here (event ids of one name are one event),
+  // in name order as top prints them.
+  std::map<std::string, uint64_t> event_names;
+  for (uint32_t e = 0; e < p.event_samples.size() && e < t.events.size(); ++e)
+    if (p.event_samples[e] != 0) event_names[t.events[e]] += p.event_samples[e];
+  if (event_names.empty())  // no samples: still say which events the logs had
+    for (const auto& e : t.events) event_names.try_emplace(e, 0);
+  if (event_names.empty()) event_names.try_emplace("samples", 0);
+  std::unordered_map<std::string, int> type_of;
+  std::string preferred;
+  uint64_t most = 0;
+  const int64_t count = str.id("count");
+  for (const auto& [name, n] : event_names) {
+    type_of.emplace(name, static_cast<int>(type_of.size()));
+    pp::ValueType* vt = prof.add_sample_type();
+    vt->set_type(str.id(safe(name)));
+    vt->set_unit(count);
+    if (preferred.empty() || n > most) {
+      preferred = name;
+      most = n;
+    }
+  }
+  std::vector<int> event_type(t.events.size());
+  for (uint32_t e = 0; e < t.events.size(); ++e) {
+    auto it = type_of.find(t.events[e]);
+    event_type[e] = it == type_of.end() ? 0 : it->second;
+  }
+  prof.set_default_sample_type(str.id(safe(preferred)));
+  // Count-based sampling: a sample stands for `period` events of the PMC; the library keeps
+  // no reload count, so the period is left unset (0: unknown); its type names the counter.
+  prof.mutable_period_type()->set_type(str.id(safe(preferred)));
+  prof.mutable_period_type()->set_unit(count);
+
+  // Functions: one per (name, source file), the names escaped once.
+  std::map<std::pair<std::string, std::string>, uint64_t> function_ids;
+  const auto function = [&](const std::string& name, const std::string& file) {
+    auto [it, fresh] = function_ids.try_emplace({name, file}, function_ids.size() + 1);
+    if (fresh) {
+      pp::Function* f = prof.add_function();
+      f->set_id(it->second);
+      const int64_t n = str.id(safe(name));
+      f->set_name(n);
+      // The symbolizer keeps only the demangled name (SymbolFrame has no raw one).
+      f->set_system_name(n);
+      f->set_filename(str.id(safe(file)));
+    }
+    return it->second;
+  };
+
+  // Mappings, by object; locations, by address-level frame (FrameId), made when first used.
+  // pprof's Location is an address, so the stacks are walked by node here, not by function
+  // (for_each_function_stack drops the addresses).
+  std::unordered_map<pmcprofile::ObjectId, MappingUse> mappings;
+  std::vector<uint64_t> location_of(t.frames.size(), 0);
+  const auto location = [&](pmcprofile::FrameId fid) {
+    if (location_of[fid] != 0) return location_of[fid];
+    const pmcprofile::Frame& fr = t.frames[fid];
+    pp::Location* loc = prof.add_location();
+    location_of[fid] = static_cast<uint64_t>(prof.location_size());
+    loc->set_id(location_of[fid]);
+    loc->set_address(fr.where.address);
+    const auto& refs = t.frame_functions[fid];
+    const bool resolved =
+        !refs.empty() && t.functions[refs.front().id].why == pmcprofile::Unresolved::none;
+    if (fr.where.object != pmcprofile::kNoObject) {
+      auto [it, fresh] = mappings.try_emplace(fr.where.object);
+      if (fresh) it->second.id = mappings.size();
+      MappingUse& m = it->second;
+      loc->set_mapping_id(m.id);
+      m.lo = std::min(m.lo, fr.where.address);
+      m.hi = std::max(m.hi, fr.where.address);
+      m.all_resolved = m.all_resolved && resolved;
+    }
+    if (!resolved) {
+      pp::Line* l = loc->add_line();
+      l->set_function_id(function(refs.empty() ? std::string() : t.functions[refs.front().id].name,
+                                  std::string()));
+      return location_of[fid];
+    }
+    // The symbolizer's frames, outermost first; pprof wants the innermost first.
+    const pmcprofile::Symbolized& sym = s.symbol(fid);
+    for (size_t i = sym.frames.size(); i-- > 0;) {
+      const pmcprofile::SymbolFrame& sf = sym.frames[i];
+      if (sf.inlined && !inlines) continue;
+      pp::Line* l = loc->add_line();
+      l->set_function_id(function(sf.name, sf.file));
+      l->set_line(sf.line);
+    }
+    return location_of[fid];
+  };
+
+  const int64_t k_pid = str.id("pid"), k_tid = str.id("tid"), k_cpu = str.id("cpu");
+  const int64_t k_comm = str.id("comm"), k_thread = str.id("thread"), k_file = str.id("file");
+  const int64_t this_file = p.name.empty() ? 0 : str.id(safe(p.name));
+  const size_t types = type_of.size();
+  std::vector<pmcprofile::ObjectId> objects_seen;
+  for (pmcprofile::NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
+    const uint64_t n = p.self[leaf];
+    if (n == 0 || p.is_root(leaf)) continue;
+    pp::Sample* smp = prof.add_sample();
+    objects_seen.clear();
+    pmcprofile::NodeId at = leaf;
+    for (; !p.is_root(at); at = p.nodes[at].parent) {
+      const pmcprofile::FrameId fid = p.nodes[at].value;
+      smp->add_location_id(location(fid));
+      const pmcprofile::ObjectId o = t.frames[fid].where.object;
+      if (o != pmcprofile::kNoObject &&
+          std::find(objects_seen.begin(), objects_seen.end(), o) == objects_seen.end()) {
+        objects_seen.push_back(o);
+        mappings[o].samples += n;
+      }
+    }
+    const pmcprofile::Context& c = t.context_of(p.nodes[at].value);
+    for (size_t k = 0; k < types; ++k)
+      smp->add_value(static_cast<int>(k) == event_type[c.event] ? static_cast<int64_t>(n) : 0);
+    const auto num = [&](int64_t key, int64_t v) {
+      pp::Label* l = smp->add_label();
+      l->set_key(key);
+      l->set_num(v);
+    };
+    const auto text = [&](int64_t key, int64_t v) {
+      pp::Label* l = smp->add_label();
+      l->set_key(key);
+      l->set_str(v);
+    };
+    num(k_pid, c.pid);
+    num(k_tid, c.tid);
+    text(k_comm, str.id(safe(t.comms[c.comm])));
+    if (c.thread != 0 && !t.threads[c.thread].empty()) text(k_thread, str.id(safe(t.threads[c.thread])));
+    if (c.cpu != pmcprofile::Context::kNoCpu) num(k_cpu, c.cpu);
+    if (!p.name.empty()) text(k_file, this_file);
+    else if (c.input != pmcprofile::Context::kNoInput && c.input < t.inputs.size())
+      text(k_file, str.id(safe(t.inputs[c.input])));
+  }
+
+  // Mappings, the main binary first (pprof's rule for mapping[0]): of the user objects that
+  // are executables (ET_EXEC, or with a PT_INTERP), the one most samples pass through.
+  struct Ordered {
+    pmcprofile::ObjectId object;
+    const MappingUse* use;
+    int rank;
+  };
+  std::vector<Ordered> order;
+  for (const auto& [obj, use] : mappings) {
+    const pmcprofile::ObjectInfo& info = s.objects().info(obj);
+    const bool program = !info.kernel && info.layout.valid &&
+                         (info.layout.type == 2 || !info.layout.interp.empty());
+    order.push_back({obj, &use, program ? 0 : info.kernel ? 2 : 1});
+  }
+  std::sort(order.begin(), order.end(), [](const Ordered& a, const Ordered& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    if (a.use->samples != b.use->samples) return a.use->samples > b.use->samples;
+    return a.use->id < b.use->id;
+  });
+  for (const Ordered& o : order) {
+    const pmcprofile::ObjectInfo& info = s.objects().info(o.object);
+    const MappingUse& use = *o.use;
+    pp::Mapping* m = prof.add_mapping();
+    m->set_id(use.id);
+    // Object addresses: the executable segments when the file was read, else the range of
+    // the frames (offsets from the mapped page when the file is missing; kallsyms: absolute).
+    uint64_t lo = use.lo & ~uint64_t{0xFFF}, hi = use.hi + 1;
+    uint64_t offset = 0;
+    if (info.layout.valid) {
+      lo = std::min(lo, info.layout.exec_lo);
+      hi = std::max(hi, info.layout.exec_hi);
+      if (info.layout.exec_offset_known && lo == info.layout.exec_lo) offset = info.layout.exec_offset;
+      if (!info.layout.build_id.empty()) m->set_build_id(str.id(info.layout.build_id));
+    } else if (!(info.kernel && pmcprofile::is_kernel_image_path(info.path))) {
+      lo = 0;  // a missing object's frames are offsets in the mapping: it starts at 0
+    }  // a kernel image's frames keep their run-time addresses (kallsyms, or none found)
+    m->set_memory_start(lo);
+    m->set_memory_limit(hi);
+    m->set_file_offset(offset);
+    m->set_filename(str.id(safe(info.path)));
+    m->set_has_functions(use.all_resolved);
+    m->set_has_filenames(use.all_resolved && lines);
+    m->set_has_line_numbers(use.all_resolved && lines);
+    m->set_has_inline_frames(use.all_resolved && inlines);
+  }
+
+  std::string raw;
+  if (!prof.SerializeToString(&raw)) throw std::runtime_error("pprof: the profile could not be encoded");
+  return gzip(raw);
 }
 
 }  // namespace report

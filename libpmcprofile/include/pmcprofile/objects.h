@@ -30,6 +30,9 @@ struct ElfLayout {
   uint64_t exec_hi = 0;   // one past the highest
   uint64_t entry = 0;     // e_entry
   std::string interp;     // PT_INTERP (the run-time linker), "" for none
+  std::string build_id;   // NT_GNU_BUILD_ID in lower-case hex, "" for none
+  bool exec_offset_known = false;
+  uint64_t exec_offset = 0;  // file offset of exec_lo (the lowest executable segment's page)
 };
 
 enum class Missing : uint8_t { none, not_a_file, not_found, not_elf };

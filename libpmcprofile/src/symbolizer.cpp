@@ -202,7 +202,7 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
     if (k == m.kallsyms.begin()) {
       out.why = Unresolved::no_symbols;
     } else {
-      out.frames.push_back({std::prev(k)->second, "", 0, false});
+      out.frames.push_back({std::prev(k)->second, "", 0, false, address - std::prev(k)->first});
     }
     return out;
   }
@@ -223,7 +223,8 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
     if (at_sign != std::string::npos && at_sign > 0) raw.resize(at_sign);
     return opt_.demangle ? demangle(raw) : raw;
   };
-  SymbolFrame outer{pretty(name), "", 0, false};
+  // `off` is from the byte looked up: the return address itself is one further.
+  SymbolFrame outer{pretty(name), "", 0, false, off + (address - at)};
   std::string leaf_file;
   int leaf_line = 0;
   if (opt_.lines || opt_.inlines) {
@@ -259,7 +260,7 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
       if (tag != DW_TAG_inlined_subroutine) continue;
       const char* nm = die_name(&scopes[i], opt_.demangle);
       inl.push_back({nm != nullptr ? pretty(nm) : "[inlined]", file,
-                     static_cast<uint32_t>(lineno), true});
+                     static_cast<uint32_t>(lineno), true, outer.offset});
       // The outer frame's position is this inlined call's call site.
       Dwarf_Attribute a;
       Dwarf_Word w = 0;

@@ -1,14 +1,147 @@
 #include "print_speedscope.h"
 
-#include <stdexcept>
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "cli.h"
+#include "pmclog/text.h"
+#include "pmcprofile/views.h"
 
 namespace report {
+namespace {
 
-// PLACEHOLDER: replaced by the real output before commit.
+// A function as speedscope shows it: the symbol's own name, and where it is (the source
+// file and line with --lines, else the object, as speedscope's pmcstat importer does).
+struct FrameInfo {
+  std::string name, file;
+  uint32_t line = 0;
+};
+
+std::vector<FrameInfo> frame_infos(pmcprofile::Session& s) {
+  const pmcprofile::Tables& t = s.tables();
+  std::vector<FrameInfo> info(t.functions.size());
+  std::vector<bool> from_symbol(t.functions.size(), false);
+  for (pmcprofile::FunctionId f = 0; f < t.functions.size(); ++f) {
+    const pmcprofile::Function& fn = t.functions[f];
+    info[f].name = fn.name;
+    if (fn.object != pmcprofile::kNoObject) info[f].file = s.objects().peek(fn.object).path;
+  }
+  // Function names carry " (file.c:12)" with --lines; the symbolizer has name and path apart.
+  for (pmcprofile::FrameId id = 0; id < t.frame_functions.size(); ++id) {
+    const auto& refs = t.frame_functions[id];
+    if (t.functions[refs.front().id].why != pmcprofile::Unresolved::none) continue;
+    if (std::all_of(refs.begin(), refs.end(),
+                    [&](const pmcprofile::FunctionRef& r) { return from_symbol[r.id]; }))
+      continue;
+    const pmcprofile::Symbolized& sym = s.symbol(id);
+    if (sym.frames.size() != refs.size()) continue;
+    for (size_t i = 0; i < refs.size(); ++i) {
+      FrameInfo& fi = info[refs[i].id];
+      from_symbol[refs[i].id] = true;
+      fi.name = sym.frames[i].name;
+      if (!sym.frames[i].file.empty()) {
+        fi.file = sym.frames[i].file;
+        fi.line = sym.frames[i].line;
+      }
+    }
+  }
+  return info;
+}
+
+// One sampled profile: the stacks of one event in one process (of one input with --by-file).
+struct Group {
+  size_t input = 0;
+  uint32_t pid = 0;
+  std::map<uint32_t, uint64_t> comms;  // comm id -> samples: the profile is named by the most
+  std::string samples, weights;        // JSON array bodies
+  uint64_t total = 0;
+};
+
+}  // namespace
+
 std::string format_speedscope(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
                               const Config& cfg) {
-  (void)ps; (void)s; (void)cfg;
-  throw std::runtime_error("not written yet");
+  const pmcprofile::Tables& t = s.tables();
+  const std::vector<FrameInfo> info = frame_infos(s);
+  std::vector<uint32_t> frame_index(t.functions.size(), UINT32_MAX);  // only frames in use
+  std::vector<pmcprofile::FunctionId> frames;
+  // (input, event name, pid) -> group; a map keeps the profiles in a stable order.
+  std::map<std::tuple<size_t, std::string, uint32_t>, Group> groups;
+  for (size_t in = 0; in < ps.size(); ++in) {
+    pmcprofile::for_each_function_stack(
+        ps[in], t, cfg.profile.symbols.inlines,
+        [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
+          const pmcprofile::Context& c = t.context_of(ctx);
+          Group& g = groups[{in, t.events[c.event], c.pid}];
+          g.input = in;
+          g.pid = c.pid;
+          g.comms[c.comm] += n;
+          if (!g.samples.empty()) {
+            g.samples += ',';
+            g.weights += ',';
+          }
+          // Root first, as speedscope's sampled stacks are.
+          g.samples += '[';
+          for (size_t i = 0; i < stack.size(); ++i) {
+            uint32_t& k = frame_index[stack[i].id];
+            if (k == UINT32_MAX) {
+              k = static_cast<uint32_t>(frames.size());
+              frames.push_back(stack[i].id);
+            }
+            if (i != 0) g.samples += ',';
+            g.samples += std::to_string(k);
+          }
+          g.samples += ']';
+          g.weights += std::to_string(n);
+          g.total += n;
+        });
+  }
+
+  std::string out = "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",";
+  out += "\"exporter\":";
+  pmclog::append_json_string(out, std::string("pmclog-report ") + pmclog::tools::cli::version());
+  out += ",\"name\":";
+  std::string name;
+  for (const auto& in : t.inputs) name += (name.empty() ? "" : ", ") + in;
+  pmclog::append_json_string(out, name.empty() ? std::string("pmclog-report") : name);
+  out += ",\"shared\":{\"frames\":[";
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const FrameInfo& fi = info[frames[i]];
+    if (i != 0) out += ',';
+    out += "{\"name\":";
+    pmclog::append_json_string(out, fi.name);
+    if (!fi.file.empty()) {
+      out += ",\"file\":";
+      pmclog::append_json_string(out, fi.file);
+    }
+    if (fi.line != 0) out += ",\"line\":" + std::to_string(fi.line);
+    out += '}';
+  }
+  out += "]},\"profiles\":[";
+  size_t index = 0, active = 0;
+  uint64_t most = 0;
+  for (const auto& [key, g] : groups) {
+    if (index != 0) out += ',';
+    // The command with most samples names the process (an exec renames it midway).
+    uint32_t comm = g.comms.begin()->first;
+    for (const auto& [c, n] : g.comms)
+      if (n > g.comms.at(comm)) comm = c;
+    std::string pname = std::get<1>(key) + ": " + t.comms[comm] + " (pid " +
+                        std::to_string(static_cast<int32_t>(g.pid)) + ")";
+    if (!ps[g.input].name.empty()) pname = ps[g.input].name + ": " + pname;
+    out += "{\"type\":\"sampled\",\"name\":";
+    pmclog::append_json_string(out, pname);
+    out += ",\"unit\":\"none\",\"startValue\":0,\"endValue\":" + std::to_string(g.total);
+    out += ",\"samples\":[" + g.samples + "],\"weights\":[" + g.weights + "]}";
+    if (g.total > most) {
+      most = g.total;
+      active = index;
+    }
+    ++index;
+  }
+  out += "],\"activeProfileIndex\":" + std::to_string(active) + "}\n";
+  return out;
 }
 
 }  // namespace report

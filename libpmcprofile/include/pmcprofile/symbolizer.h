@@ -27,6 +27,7 @@ struct SymbolFrame {
   std::string file;  // with lines: source file ("" unknown)
   uint32_t line = 0;
   bool inlined = false;  // an inlined call inside the frame before it
+  uint64_t offset = 0;   // the address's distance from its symbol's start (perf's sym+0x...)
 };
 
 struct Symbolized {

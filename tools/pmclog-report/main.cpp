@@ -151,6 +151,12 @@ int main(int argc, char** argv) {
   pmclog::tools::OutputOptions oo;
   oo.inputs = cfg.inputs;
   for (const auto& o : cfg.outputs) {
+    // gzip data on a terminal is noise, as gzip itself refuses.
+    if (o.kind == report::OutputKind::pprof && o.file == "-" && isatty(STDOUT_FILENO) == 1) {
+      std::cerr << kTool << ": --output pprof is gzip data: give -o FILE or redirect standard "
+                           "output\nTry 'pmclog-report --help'.\n";
+      return 2;
+    }
     if (is_folder(o)) continue;
     if (auto e = pmclog::tools::refuse_same_file(o.file, cfg.inputs)) {
       std::cerr << kTool << ": " << e.message << "\n";
@@ -222,6 +228,15 @@ int main(int argc, char** argv) {
                 paths[k], report::format_pprof(ps[k], session, cfg), oo)))
           return 2;
       }
+      continue;
+    }
+    if (o.kind == report::OutputKind::perf_script) {  // streamed: the text grows with samples
+      pmclog::tools::OutputError err;
+      for (const auto& p : session.profiles())
+        report::write_perf_script(p, session, cfg, [&](std::string_view t) {
+          if (!err) err = files[i]->write(t.data(), t.size());
+        });
+      if (report_write_error(err)) return 2;
       continue;
     }
     if (report_write_error(files[i]->write(render(o.kind, session, cfg, top_written)))) return 2;

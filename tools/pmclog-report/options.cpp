@@ -130,7 +130,8 @@ int parse_options(int argc, char** argv, Config& cfg) {
       ("title", po::value(&cfg.svg.title)->value_name("TEXT"),
        "svg: the title (default: the event and the inputs)")
       ("callgraph-depth,z", po::value(&depth)->value_name("N"),
-       "callgraph: at most N callers below each leaf (pmcstat -z; default 32)")
+       "callgraph: at most N frames per chain, the sampled function included (pmcstat -z; "
+       "default 32)")
       ("no-progress", "never show the progress line (shown on a terminal after 1 second)");
   po::options_description filt("Filters (comma-separated lists, or repeated options)");
   filt.add_options()

@@ -37,7 +37,7 @@ struct Config {
   bool comm_frame = false;
   bool progress = true;
   SvgOptions svg;
-  size_t callgraph_depth = 32;  // callgraph: callers shown below each leaf (pmcstat -z)
+  size_t callgraph_depth = 32;  // callgraph: frames per chain, the leaf included (pmcstat -z)
 
 };
 

@@ -117,7 +117,7 @@ int parse_options(int argc, char** argv, Config& cfg) {
       ("limit", po::value(&limit)->value_name("N"),
        "top: at most N rows per event (default: all)")
       ("comm-frame", po::bool_switch(&cfg.comm_frame),
-       "folded: the command as the frame after the event")
+       "folded, svg: the command as the frame after the event")
       ("by-file", po::bool_switch(&cfg.profile.by_file),
        "one profile per input instead of one merged profile (pprof: -o names a folder, "
        "one FILE.pb.gz per input)")

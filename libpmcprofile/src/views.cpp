@@ -3,7 +3,6 @@
 #include "pmclog/text.h"
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 namespace pmcprofile {
@@ -149,8 +148,6 @@ void for_each_function_stack(const Profile& p, const Tables& t, bool inlines, co
 }
 
 std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const FoldedOptions& o) {
-  std::map<std::string, uint64_t> stacks;
-  std::string line;
   // Names come from the log and from ELF files: escaped, so that no frame can split the
   // line or reach a terminal raw; ';' would split the frame. Each function's name is
   // escaped once (stacks repeat the same few hundred functions).
@@ -159,13 +156,72 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
     std::replace(out.begin(), out.end(), ';', ':');
     return out;
   };
-  std::vector<std::string> function_names(t.functions.size());
-  std::vector<bool> escaped(t.functions.size(), false);
-  const auto append = [&](const std::string& name, const char* suffix) {
+  // Many address-level leaves make one line (every pc of a loop is one function), so the
+  // lines are built once per distinct function-level stack: each node's stack is interned
+  // as (its parent's stack, one function), root first, parents before children; a line's
+  // text is made only for the stacks that have samples.
+  struct Step {
+    uint32_t parent;  // kNoStep: a root (then `fn` indexes roots)
+    uint32_t fn;      // FunctionRef::id, or the root's index
+    bool inlined;
+  };
+  constexpr uint32_t kNoStep = 0xFFFFFFFFu;
+  struct StepHash {
+    size_t operator()(const Step& s) const {
+      const uint64_t h = (uint64_t{s.parent} << 32 | s.fn) * 0x9E3779B97F4A7C15ull ^ s.inlined;
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  struct StepEq {
+    bool operator()(const Step& a, const Step& b) const {
+      return a.parent == b.parent && a.fn == b.fn && a.inlined == b.inlined;
+    }
+  };
+  std::vector<Step> steps;
+  std::unordered_map<Step, uint32_t, StepHash, StepEq> step_ids;
+  const auto intern = [&](const Step& s) {
+    auto [it, fresh] = step_ids.try_emplace(s, static_cast<uint32_t>(steps.size()));
+    if (fresh) steps.push_back(s);
+    return it->second;
+  };
+  // The root frames of a context's lines (event, command), as text: contexts that print
+  // alike share one root.
+  std::vector<std::string> root_text;
+  std::unordered_map<std::string, uint32_t> root_ids;
+  std::vector<uint32_t> root_of_context(t.context_count(), kNoStep);
+  const auto append = [](std::string& line, const std::string& name, const char* suffix) {
     if (!line.empty()) line += ';';
     line += name;
     line += suffix;
   };
+  std::vector<uint32_t> stack_of(p.nodes.size(), kNoStep);
+  for (NodeId n = 0; n < p.nodes.size(); ++n) {
+    const StackNode& node = p.nodes[n];
+    if (node.parent == kNoNode) {
+      uint32_t& root = root_of_context[node.value];
+      if (root == kNoStep) {
+        const Context& c = t.context_of(node.value);
+        std::string line;
+        if (o.event_frame) append(line, safe(t.events[c.event]), "");
+        if (o.comm_frame) append(line, safe(t.comms[c.comm]), "");
+        auto [it, fresh] = root_ids.try_emplace(line, static_cast<uint32_t>(root_text.size()));
+        if (fresh) root_text.push_back(std::move(line));
+        root = intern({kNoStep, it->second, false});
+      }
+      stack_of[n] = root;
+      continue;
+    }
+    uint32_t s = stack_of[node.parent];
+    for (const FunctionRef& r : t.frame_functions[node.value])
+      if (o.inlines || !r.inlined) s = intern({s, r.id, r.inlined});
+    stack_of[n] = s;
+  }
+  std::vector<uint64_t> count(steps.size(), 0);
+  for (NodeId n = 0; n < p.nodes.size(); ++n)
+    if (p.self[n] != 0 && !p.is_root(n)) count[stack_of[n]] += p.self[n];
+
+  std::vector<std::string> function_names(t.functions.size());
+  std::vector<bool> escaped(t.functions.size(), false);
   const auto function_name = [&](uint32_t id) -> const std::string& {
     if (!escaped[id]) {
       function_names[id] = safe(t.functions[id].name);
@@ -173,19 +229,31 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
     }
     return function_names[id];
   };
-  for_each_function_stack(p, t, o.inlines, [&](uint32_t ctx, std::span<const FunctionRef> stack,
-                                               uint64_t n) {
-    const Context& c = t.context_of(ctx);
-    line.clear();
-    if (o.event_frame) append(safe(t.events[c.event]), "");
-    if (o.comm_frame) append(safe(t.comms[c.comm]), "");
-    for (const FunctionRef& r : stack)
-      append(function_name(r.id), t.functions[r.id].kernel ? "_[k]" : r.inlined ? "_[i]" : "");
-    stacks[line] += n;
-  });
+  std::vector<std::pair<std::string, uint64_t>> lines;
+  std::vector<uint32_t> path;
+  for (uint32_t s = 0; s < steps.size(); ++s) {
+    if (count[s] == 0) continue;
+    path.clear();
+    uint32_t at = s;
+    for (; steps[at].parent != kNoStep; at = steps[at].parent) path.push_back(at);
+    std::string line = root_text[steps[at].fn];
+    for (size_t i = path.size(); i-- > 0;) {
+      const Step& st = steps[path[i]];
+      append(line, function_name(st.fn), t.functions[st.fn].kernel ? "_[k]" : st.inlined ? "_[i]" : "");
+    }
+    lines.emplace_back(std::move(line), count[s]);
+  }
+  // Distinct stacks can still print alike (two processes of one command): one line each.
+  std::sort(lines.begin(), lines.end());
   std::vector<std::string> out;
-  out.reserve(stacks.size());
-  for (const auto& [s, n] : stacks) out.push_back(s + " " + std::to_string(n));
+  out.reserve(lines.size());
+  for (size_t i = 0; i < lines.size();) {
+    uint64_t n = 0;
+    size_t j = i;
+    for (; j < lines.size() && lines[j].first == lines[i].first; ++j) n += lines[j].second;
+    out.push_back(lines[i].first + " " + std::to_string(n));
+    i = j;
+  }
   return out;
 }
 

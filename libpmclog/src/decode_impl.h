@@ -104,6 +104,7 @@ template <ByteOrder O, int W>
     uint64_t* slot = v + static_cast<size_t>(f.id);
     switch (f.type) {
       case FieldType::u64_words: *slot = load64_words<O>(q); break;
+      case FieldType::u8: *slot = q[0]; break;
       case FieldType::addr: *slot = load_addr<O, W>(q); break;
       case FieldType::native:
         *slot = f.size == 4 ? load32<O>(q) : load64_native<O>(q);

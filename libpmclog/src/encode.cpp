@@ -30,6 +30,9 @@ Error check_values(const RecordValue& r, const Layout& l, const Abi& abi, const 
         if (v > 0xFFFFFFFFu)
           return encode_error(Errc::value_out_of_range, r, name + " does not fit in 32 bits");
         break;
+      case FieldType::u8:
+        if (v > 0xFF) return encode_error(Errc::value_out_of_range, r, name + " does not fit in 8 bits");
+        break;
       case FieldType::addr:
       case FieldType::native:
         if (f.size == 4 && v > 0xFFFFFFFFu)
@@ -144,6 +147,7 @@ Result<uint16_t> encode(const RecordValue& r, const Abi& abi, std::vector<uint8_
     switch (f.type) {
       case FieldType::u32: detail::store32(o, q, static_cast<uint32_t>(v)); break;
       case FieldType::u64_words: detail::store64_words(o, q, v); break;
+      case FieldType::u8: q[0] = static_cast<uint8_t>(v); break;  // the pad bytes stay 0
       case FieldType::addr:
         if (f.size == 4) detail::store32(o, q, static_cast<uint32_t>(v));
         else detail::store64_words(o, q, v);

@@ -131,6 +131,7 @@ void append_json(const Record& r, const Abi& abi, std::string& out) {
         case FieldType::unwritten:
           break;  // nonzero bytes there go to "unwritten" below
         case FieldType::u32:
+        case FieldType::u8:
           key(out, name);
           append_u64(out, r[f.id]);
           break;

@@ -418,6 +418,9 @@ Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& i
         case FieldType::u64_words:
           if (auto e = take(value_of(f), 64, name, r.v[static_cast<size_t>(f)])) return *e;
           break;
+        case FieldType::u8:
+          if (auto e = take(value_of(f), 8, name, r.v[static_cast<size_t>(f)])) return *e;
+          break;
         case FieldType::native:
           if (auto e = take(value_of(f), fs.size * 8u, name, r.v[static_cast<size_t>(f)])) return *e;
           break;

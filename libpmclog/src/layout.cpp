@@ -90,8 +90,11 @@ const std::vector<KindDecl>& declarations() {
       {Kind::userdata, kLegacy, {{F::userdata, T::u32}}},
       {Kind::userdata, kModern, {{F::userdata, T::u32}, {F::userdata, T::unwritten}}},
       {Kind::map_in, kLegacy, {{F::pid, T::u32}, {F::start, T::addr}, {F::path, T::path}}},
-      {Kind::map_in, kModern,
+      {Kind::map_in, kM9,
        {{F::pid, T::u32}, {F::pid, T::pad}, {F::start, T::addr}, {F::path, T::path}}},
+      // main's pad word became a union: u8 pl_pageshift, then 3 pad bytes (§12.3).
+      {Kind::map_in, kM10,
+       {{F::pid, T::u32}, {F::pageshift, T::u8}, {F::start, T::addr}, {F::path, T::path}}},
       {Kind::map_out, kLegacy, {{F::pid, T::u32}, {F::start, T::addr}, {F::end, T::addr}}},
       {Kind::map_out, kModern,
        {{F::pid, T::u32}, {F::pid, T::pad}, {F::start, T::addr}, {F::end, T::addr}}},
@@ -137,6 +140,7 @@ uint16_t field_size(const Decl& d, int width, int time_width) {
   }
   switch (d.type) {
     case T::u32:
+    case T::u8:
     case T::pad:
     case T::unwritten: return 4;
     case T::u64_words: return 8;
@@ -192,7 +196,7 @@ const Table& table() {
 constexpr std::array<std::string_view, kFieldCount> kFieldNames = {
     "pid", "tid", "pmcid", "cpuflags", "event", "flags", "rate", "value", "version", "arch",
     "tsc_freq", "init_ts_sec", "init_ts_nsec", "oldpid", "newpid", "userdata", "start", "end",
-    "entryaddr", "dynaddr", "maptype", "pc", "usermode", "path", "evname", "cpuid", "tdname",
+    "entryaddr", "dynaddr", "maptype", "pc", "usermode", "pageshift", "path", "evname", "cpuid", "tdname",
     "pcomm", "pcs"};
 
 }  // namespace

@@ -237,6 +237,26 @@ TEST(HandBytesModern, MapIn) {
                                  "2F 62 6F 6F 74 2F 6B 65 72 6E 65 6C 2F 6B 65 72 6E 65 6C 00"));
 }
 
+// main's MAP_IN (M10): byte 20 is u8 pl_pageshift, 21..23 pad (FORMAT.md §12.3); the byte
+// is the same whatever the byte order. M9 has no such field.
+TEST(HandBytesModern, MapInPageshiftM10) {
+  const auto v = make(K::map_in, false,
+                      {{Field::pid, 1234}, {Field::pageshift, 12}, {Field::start, 0x800a00000ull}},
+                      "/lib/libc.so.7");
+  expect_bytes(kM10_64, v, le("30 00 0E EE", "D2 04 00 00  0C 00 00 00  00 00 A0 00 08 00 00 00  " + kLibcPath));
+  expect_bytes(kM10_64BE, v, be("EE 0E 00 30", "00 00 04 D2  0C 00 00 00  00 A0 00 00 00 00 00 08  " + kLibcPath));
+  expect_bytes(kM10_32,
+               make(K::map_in, false, {{Field::pid, 7}, {Field::pageshift, 14}, {Field::start, 0x28100000}}, "/x"),
+               le("20 00 0E EE", "07 00 00 00  0E 00 00 00  00 00 10 28  2F 78 00 00"));
+  EXPECT_FALSE(pmclog::layout_for(kM9_64, K::map_in)->has(Field::pageshift));
+  RecordValue big = v;
+  big[Field::pageshift] = 256;
+  std::vector<uint8_t> out;
+  const auto r = pmclog::encode(big, kM10_64, out);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("pageshift does not fit in 8 bits"), std::string::npos) << r.error().message;
+}
+
 TEST(HandBytesModern, MapOut) {
   expect_bytes(kM9_64,
                make(K::map_out, false, {{Field::pid, 1234}, {Field::start, 0x800a00000ull}, {Field::end, 0x800c00000ull}}),

@@ -49,6 +49,7 @@ class RandomRecords {
     for (const pmclog::FieldSpec& f : *L) {
       switch (f.type) {
         case pmclog::FieldType::u32: v[f.id] = value(32); break;
+        case pmclog::FieldType::u8: v[f.id] = value(8); break;
         case pmclog::FieldType::u64_words: v[f.id] = value(64); break;
         case pmclog::FieldType::native: v[f.id] = value(8 * f.size); break;
         case pmclog::FieldType::addr: v[f.id] = value(8 * abi_.address_width); break;

@@ -47,6 +47,7 @@ std::string field_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_
     const bool first = o == f.offset;
     switch (f.type) {
       case FieldType::pad: return "pad (written as 0)";
+      case FieldType::u8: return std::string(name) + " (its first byte; 3 pad bytes, written as 0)";
       case FieldType::unwritten: return "unwritten (stale buffer bytes)";
       case FieldType::u64_words: return fmt::format("{} ({})", name, half(first, false, abi.byte_order));
       case FieldType::native:

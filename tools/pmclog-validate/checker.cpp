@@ -18,7 +18,6 @@ constexpr uint32_t kNsecMask = 0xFFFFFFFu;  // the writer keeps 28 bits of tv_ns
 constexpr uint32_t kNsecWrap = kNsecMask + 1;
 constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC without a PMC (§4)
 constexpr uint32_t kFlagEvPmu = 0x200;  // PMC_F_EV_PMU (main): the event is a pmu-events index
-constexpr uint16_t kMapInPageshift = 20;  // main's MAP_IN: u8 pl_pageshift, then 3 pad bytes
 
 uint32_t load32(const Abi& abi, const uint8_t* p) {
   return pmclog::detail::load32(abi.byte_order, p);  // byte order in one place (endian_io.h)
@@ -57,9 +56,9 @@ Checker::Checker(const Abi& abi, const Config& cfg, DiagnosticSink& sink)
     if (!abi_.legacy()) z.unwritten[z.nunwritten++] = 4;  // modern pl_spare
     for (const FieldSpec& f : *l) {
       if (f.type == FieldType::pad && z.npad < z.pad.size()) z.pad[z.npad++] = f.offset;
-      if (f.type == FieldType::pad && f.offset == kMapInPageshift &&
-          static_cast<Kind>(k) == Kind::map_in && abi_.generation == Generation::M10)
-        z.pageshift_pad = f.offset;  // FORMAT.md §12.3: a nonzero byte 20 is not a bad pad
+      // A byte field's word (M10 MAP_IN's pl_pageshift, FORMAT.md §12.3): its other three
+      // bytes are pad.
+      if (f.type == FieldType::u8 && z.npad < z.pad.size()) z.pageshift_pad = z.pad[z.npad++] = f.offset;
       if (f.type == FieldType::unwritten && z.nunwritten < z.unwritten.size())
         z.unwritten[z.nunwritten++] = f.offset;
       if (f.type == FieldType::path) z.path_offset = f.offset;

@@ -17,13 +17,13 @@ namespace pmclog {
 enum class Field : uint8_t {
   pid, tid, pmcid, cpuflags, event, flags, rate, value, version, arch, tsc_freq,
   init_ts_sec, init_ts_nsec, oldpid, newpid, userdata, start, end, entryaddr, dynaddr,
-  maptype, pc, usermode,
+  maptype, pc, usermode, pageshift,
   // text fields (a record has at most one)
   path, evname, cpuid, tdname, pcomm,
   // the address array of CALLCHAIN
   pcs,
 };
-inline constexpr int kScalarFieldCount = static_cast<int>(Field::usermode) + 1;
+inline constexpr int kScalarFieldCount = static_cast<int>(Field::pageshift) + 1;
 inline constexpr int kFieldCount = static_cast<int>(Field::pcs) + 1;
 
 std::string_view field_name(Field f);  // stable JSON/text name, e.g. "entryaddr"
@@ -38,6 +38,7 @@ enum class FieldType : uint8_t {
               // INITIALIZE timespec members (time_t tv_sec, long tv_nsec)
   addr,       // EMITADDR: a u32 (A=4) or a u64_words (A=8)
   pad,        // 4 bytes the kernel writes as zero
+  u8,         // one byte, then pad bytes to `size` (M10 MAP_IN's pl_pageshift, FORMAT.md §12.3)
   unwritten,  // 4 bytes the kernel never writes (stale buffer contents, FORMAT.md §2)
   chars,      // fixed char[size]; NUL-terminated unless the text fills it
   path,       // NUL-terminated string running to the end of the record (variable length)

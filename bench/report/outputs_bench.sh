@@ -4,7 +4,9 @@
 # medians; samples per second, output size; then the SVG's render time in headless Chromium
 # against an empty SVG (Chromium's own start-up). Not a test: it prints figures.
 # The log is only read; outputs go to a folder of their own (WORKDIR, default a new one).
-# Usage: outputs_bench.sh BUILD_DIR LOG [RUNS=3] [WORKDIR]
+# With PERF_DATA=perf.data (a recording of the same workload, as run_bench.sh makes), plain
+# `perf script` on it is timed in the same runs as --output perf-script.
+# Usage: [PERF_DATA=FILE] outputs_bench.sh BUILD_DIR LOG [RUNS=3] [WORKDIR]
 set -euo pipefail
 build=${1:?build dir}
 log=${2:?log (e.g. the recording run_bench.sh makes)}
@@ -33,6 +35,7 @@ rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.01; printf "%.0f", n
 kinds=(top svg pprof callgraph perf-script speedscope)
 printf '| output | seconds (median of %d) | samples/s | peak MiB | output bytes | folded in the same runs | ratio to folded |\n' "$runs"
 printf '|---|---|---|---|---|---|---|\n'
+: >"$work/p.txt"
 for kind in "${kinds[@]}"; do
   : >"$work/a.txt"
   : >"$work/f.txt"
@@ -40,6 +43,9 @@ for kind in "${kinds[@]}"; do
   for ((i = 0; i < runs; i++)); do
     time_of /dev/null "$bin/pmclog-report" --no-progress --output folded "$log" >>"$work/f.txt"
     time_of /dev/null "$bin/pmclog-report" --no-progress --output "$kind" -o "$out" "$log" >>"$work/a.txt"
+    if [ "$kind" = perf-script ] && [ -n "${PERF_DATA:-}" ]; then
+      time_of /dev/null perf script -i "$PERF_DATA" >>"$work/p.txt"
+    fi
   done
   ta=$(awk '{print $1}' "$work/a.txt" | median)
   ma=$(awk '{print $2}' "$work/a.txt" | median)
@@ -49,6 +55,14 @@ for kind in "${kinds[@]}"; do
     "$(awk -v a="$ta" -v b="$tf" 'BEGIN{ if (a <= 0) a = 0.01; print b / a }')"
   [ "$kind" = svg ] || rm -f "$out"  # perf-script's text is gigabytes
 done
+if [ -s "$work/p.txt" ]; then
+  n=$(perf script -i "$PERF_DATA" -F tid 2>/dev/null | wc -l)
+  tp=$(awk '{print $1}' "$work/p.txt" | median)
+  printf '
+perf script -i %s (%s samples), in the perf-script runs: %s s, %s samples/s
+' \
+    "$PERF_DATA" "$n" "$tp" "$(rate "$n" "$tp")"
+fi
 
 # The SVG in headless Chromium: a screenshot of the graph against one of an empty SVG.
 chromium=$(command -v chromium || command -v chromium-browser || true)

@@ -36,8 +36,8 @@ echo "== checking the log (pmclog-validate)"
 "$bin/pmclog-validate" "$log"
 echo
 echo "== where the time went (pmclog-report, top 8 functions)"
-"$bin/pmclog-report" --limit 8 --output top -o "$out/top.txt" --output folded \
-  -o "$out/hot.folded" "$log"
+"$bin/pmclog-report" --limit 8 --output top,folded,svg -o "$out/top.txt" -o "$out/hot.folded" \
+  -o "$out/flame.svg" "$log"
 cat "$out/top.txt"
 echo
 echo "== a log written by FreeBSD's own writer code: the ABI its bytes give, and why"
@@ -51,3 +51,4 @@ echo "files (in $out):"
 echo "  hot.pmclog   the log      pmclog-dump $log | less"
 echo "  top.txt      the profile  pmclog-report --help for more views"
 echo "  hot.folded   folded stacks, for flamegraph.pl, inferno or speedscope"
+echo "  flame.svg    the flame graph: open it in a browser (click to zoom, Ctrl-F to search)"

@@ -6,6 +6,7 @@
 #include "pmclog/encode.h"
 #include "pmclog/json.h"
 #include "pmclog/layout.h"
+#include "pmclog/parts.h"
 #include "pmclog/text.h"
 
 namespace pmclog {
@@ -79,6 +80,68 @@ void pcs_members(std::string& out, const Record& r) {
   append_u64(out, r.user_callchain() ? 1 : 0);
 }
 
+// Multipart callchains (FORMAT.md §12.2): "parts", derived from pcs and informational (the
+// reader ignores it): each part's type, len (slots) and first slot, with IBS values by
+// name, LBR from/to pairs, or the raw slots of an unknown type; a damaged header ends the
+// list with {"error":MESSAGE}.
+void parts_member(std::string& out, const Record& r, const Abi& abi) {
+  const Parts ps = parts(r, abi);
+  key(out, "parts");
+  out += '[';
+  bool first_part = true;
+  for (const Part& p : ps.parts()) {
+    if (!first_part) out += ',';
+    first_part = false;
+    out += "{\"type\":";
+    const auto name = part_type_name(p.type);
+    if (name.empty()) {
+      append_u64(out, p.type);
+    } else {
+      out += '"';
+      out += name;
+      out += '"';
+    }
+    out += ",\"len\":";
+    append_u64(out, p.len);
+    out += ",\"first\":";
+    append_u64(out, p.first);
+    const uint32_t nv = ps.values(p);
+    if (p.kind() == PartType::ibs_fetch || p.kind() == PartType::ibs_op) {
+      for (uint32_t k = 0; k < nv; ++k) {
+        const auto f = ibs_field_name(p.type, k);
+        key(out, f.empty() ? "value" + std::to_string(k) : std::string(f));
+        append_hex(out, ps.value(p, k));
+      }
+    } else if (p.kind() == PartType::lbr) {
+      out += ",\"pairs\":[";
+      for (uint32_t k = 0; k + 1 < nv; k += 2) {
+        if (k) out += ',';
+        out += '[';
+        append_hex(out, ps.value(p, k));
+        out += ',';
+        append_hex(out, ps.value(p, k + 1));
+        out += ']';
+      }
+      out += ']';
+    } else if (!p.known()) {
+      out += ",\"slots\":[";
+      for (uint32_t k = 0; k < p.len; ++k) {
+        if (k) out += ',';
+        append_hex(out, ps.slot(p.first + k));
+      }
+      out += ']';
+    }
+    out += '}';
+  }
+  if (ps.error()) {
+    if (!first_part) out += ',';
+    out += "{\"error\":";
+    append_json_string(out, ps.error().message);
+    out += '}';
+  }
+  out += ']';
+}
+
 }  // namespace
 
 void append_json(const Record& r, const Abi& abi, std::string& out) {
@@ -146,6 +209,7 @@ void append_json(const Record& r, const Abi& abi, std::string& out) {
           break;
         case FieldType::addrs:
           pcs_members(out, r);
+          if (is_multipart(r)) parts_member(out, r, abi);
           break;
       }
     }

@@ -17,7 +17,7 @@ SlotTable::SlotTable() : names_(kSlotCount) {
       {"ts_nsec", kTsNsec},     {"tsc", kTsc},                 {"tsc_hex", kTscHex},
       {"cpu", kCpu},            {"unwritten", kUnwritten},     {"payload_hex", kPayloadHex},
       {"address_width", kAddressWidth}, {"byte_order", kByteOrder},
-      {"time_width", kTimeWidth}, {"file", kFile}};
+      {"time_width", kTimeWidth}, {"file", kFile}, {"parts", kParts}};
   for (const auto& [n, slot] : extra) add(n, slot);
 }
 

@@ -19,7 +19,7 @@ enum Slot : int {
   kHexBase = kFieldCount,
   kType = 2 * kFieldCount,
   kTypeCode, kLength, kOffset, kGeneration, kTsSec, kTsNsec, kTsc, kTscHex, kCpu,
-  kUnwritten, kPayloadHex, kAddressWidth, kByteOrder, kTimeWidth, kFile,
+  kUnwritten, kPayloadHex, kAddressWidth, kByteOrder, kTimeWidth, kFile, kParts,
   kSlotCount,
   kNoSlot = -1,
 };

@@ -173,6 +173,11 @@ std::optional<Error> read_member(int slot, std::string_view key, dom::element v,
   if (slot == static_cast<int>(Field::pcs)) return read_num_array(v, key, c.pcs);
   if (slot == kHexBase + static_cast<int>(Field::pcs)) return read_num_array(v, key, c.pcs_hex);
   if (slot == kUnwritten) return read_unwritten(v, c.unwritten);
+  if (slot == kParts) {  // informational (derived from pcs, docs/jsonl.md): not read
+    if (v.type() != dom::element_type::ARRAY)
+      return bad(label(key) + ": " + type_name(v.type()) + " is not allowed here (an array is expected)");
+    return std::nullopt;
+  }
   if (is_numeric_slot(slot)) return read_num(v, key, c.num[static_cast<size_t>(slot)]);
   return read_str(v, key, c.str[static_cast<size_t>(slot)]);
 }
@@ -273,6 +278,7 @@ std::optional<Error> check_members(const Collected& c, const RecordValue& r, con
     if (r.kind == Kind::callchain) {  // informational members derived from cpuflags (§7.1)
       allowed[kCpu] = true;
       allowed[static_cast<size_t>(Field::usermode)] = true;
+      allowed[kParts] = true;  // multipart callchains (§12.2), informational
     }
   }
   const std::bitset<kSlotCount> extra = c.seen & ~allowed;

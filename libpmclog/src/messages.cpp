@@ -111,6 +111,7 @@ std::string_view errc_id(Errc e) {
     case Errc::unterminated_string: return "unterminated-string";
     case Errc::callchain_too_deep: return "callchain-too-deep";
     case Errc::callchain_misaligned: return "callchain-misaligned";
+    case Errc::multipart_damaged: return "multipart-damaged";
     case Errc::value_out_of_range: return "value-out-of-range";
     case Errc::string_too_long: return "string-too-long";
     case Errc::bad_abi: return "bad-abi";

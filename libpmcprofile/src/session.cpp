@@ -1,5 +1,7 @@
 #include "pmcprofile/session.h"
 
+#include "pmclog/parts.h"
+
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -139,8 +141,12 @@ class Replay {
     h.v = r.v;
     h.text.assign(r.text.data(), r.text.size());
     if (r.kind == Kind::callchain) {
-      h.pcs.resize(r.pcs.size());
-      r.pcs.copy_to(h.pcs);
+      if (pmclog::is_multipart(r)) {
+        multipart_stack(r, h.pcs);
+      } else {
+        h.pcs.resize(r.pcs.size());
+        r.pcs.copy_to(h.pcs);
+      }
     }
     return slot;
   }
@@ -428,6 +434,25 @@ class Replay {
       default:
         break;
     }
+  }
+
+  // A multipart callchain's stack (FORMAT.md §12.2): the CALLCHAIN part's frames, and with
+  // --ibs the IBS_OP RIP as the leaf (replacing the interrupted PC the chain starts with, or
+  // alone when there is no CALLCHAIN part). A damaged header gives the parts before the
+  // damage; no CALLCHAIN part and no --ibs RIP gives no frames.
+  void multipart_stack(const pmclog::Record& r, std::vector<uint64_t>& out) const {
+    out.clear();
+    const pmclog::Parts ps = pmclog::parts(r, abi_);
+    if (const pmclog::Part* cc = ps.find(pmclog::PartType::callchain)) {
+      out.resize(cc->len);
+      ps.slots(*cc).copy_to(out);
+    }
+    if (!opt_.ibs) return;
+    const pmclog::Part* op = ps.find(pmclog::PartType::ibs_op);
+    if (!op || ps.values(*op) <= pmclog::kIbsOpRip) return;
+    const uint64_t rip = ps.value(*op, pmclog::kIbsOpRip);
+    if (out.empty()) out.push_back(rip);
+    else out[0] = rip;
   }
 
   static bool in(const std::vector<uint32_t>& v, uint32_t x) {

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "log_builder.h"
+#include "pmclog/parts.h"
 #include "rules.h"
 
 namespace validate_test {
@@ -82,7 +83,8 @@ TEST(Rules, EveryRuleHasACraftedTest) {
                     "mappingchange-l1", "dropnotify", "foreign-generation",
                     "unterminated-string", "path-too-long", "nonzero-pad",
                     "nonzero-unwritten", "callchain-too-deep", "callchain-deep-for-era",
-                    "callchain-empty", "cpu-out-of-range", "nsec-out-of-range",
+                    "callchain-empty", "multipart-damaged", "multipart-after-none",
+                    "multipart-unknown-part", "multipart-ibs-length", "cpu-out-of-range", "nsec-out-of-range",
                     "event-unknown-to-libpmc", "first-not-initialize", "duplicate-initialize", "version-mismatch",
                     "record-after-closelog", "missing-closelog", "pmcid-never-allocated",
                     "pmcid-allocated-later", "sample-after-exit", "map-out-without-map-in",
@@ -405,6 +407,70 @@ TEST(Rules, CallchainEmpty) {
   b.simple(Kind::closelog);
   const auto r = check(b);
   EXPECT_EQ(rule_ids(r), V{"callchain-empty"}) << dump(r);
+}
+
+// --- multipart callchains (FORMAT.md §12.2) ------------------------------------------------
+
+// A multipart sample: the slots built from (type, slots) parts, cpuflags' 0x02 set.
+size_t multipart_sample(LogBuilder& b, std::vector<pmclog::PartSpec> spec,
+                        std::array<uint8_t, 8>* raw_header = nullptr) {
+  const Abi& abi = b.abi();
+  std::vector<uint64_t> pcs = pmclog::build_multipart(abi.byte_order, abi.address_width, spec);
+  if (raw_header) pmclog::header_slots(abi.byte_order, abi.address_width, *raw_header, pcs.data());
+  const size_t rec = b.sample(kPid, process_pmcid(abi.generation), pcs);
+  b.set_word(rec, 28, b.word(rec, 28) | pmclog::kCallchainMultipart);  // modern cpuflags
+  return rec;
+}
+
+std::vector<Abi> multipart_abis() {
+  return {Abi::make(Generation::M10, 8, ByteOrder::little), Abi::make(Generation::M10, 8, ByteOrder::big),
+          Abi::make(Generation::M10, 4, ByteOrder::little), Abi::make(Generation::M10, 4, ByteOrder::big)};
+}
+
+TEST(Rules, MultipartWellFormedIsClean) {
+  for (const Abi& abi : multipart_abis()) {
+    LogBuilder b(abi);
+    build_valid(b, false);
+    const uint32_t per = pmclog::slots_per_u64(abi.address_width);
+    multipart_sample(b, {{3, std::vector<uint64_t>(8 * per, 1)}, {1, {0x401000, 0x401200}}});
+    multipart_sample(b, {{2, std::vector<uint64_t>(4 * per, 1)}, {1, {0x401000}}});
+    multipart_sample(b, {{4, std::vector<uint64_t>(4 * per, 1)}, {1, {0x401000}}});
+    b.simple(Kind::closelog);
+    const auto r = check(b);
+    EXPECT_TRUE(r.diagnostics.empty()) << describe(abi) << "\n" << dump(r);
+  }
+}
+
+TEST(Rules, MultipartDamagedIsThatRecordsError) {
+  for (const Abi& abi : multipart_abis()) {
+    LogBuilder b(abi);
+    build_valid(b, false);
+    std::array<uint8_t, 8> h{1, 200, 0, 0, 0, 0, 0, 0};  // a CALLCHAIN part of 200 slots
+    const size_t bad = multipart_sample(b, {{1, {0x401000, 0x401200}}}, &h);
+    b.sample(kPid, process_pmcid(abi.generation));  // still read and checked
+    b.simple(Kind::closelog);
+    const auto r = check(b);
+    ASSERT_EQ(rule_ids(r), V{"multipart-damaged"}) << describe(abi) << "\n" << dump(r);
+    EXPECT_EQ(r.diagnostics.at(0).offset, b.offset(bad));
+    EXPECT_NE(r.diagnostics.at(0).message.find("part 0 (callchain, 200 slots"), std::string::npos)
+        << r.diagnostics.at(0).message;
+    EXPECT_EQ(r.records, b.count());
+  }
+}
+
+TEST(Rules, MultipartAfterNoneUnknownPartAndIbsLength) {
+  for (const Abi& abi : multipart_abis()) {
+    LogBuilder b(abi);
+    build_valid(b, false);
+    std::array<uint8_t, 8> h{1, 1, 0, 0, 0, 7, 0, 0};
+    multipart_sample(b, {{1, {0x401000}}}, &h);
+    multipart_sample(b, {{9, {1, 2, 3}}, {1, {0x401000}}});
+    multipart_sample(b, {{3, std::vector<uint64_t>(7, 1)}, {1, {0x401000}}});
+    b.simple(Kind::closelog);
+    const auto r = check(b);
+    EXPECT_EQ(rule_ids(r), (V{"multipart-after-none", "multipart-unknown-part", "multipart-ibs-length"}))
+        << describe(abi) << "\n" << dump(r);
+  }
 }
 
 TEST(Rules, CpuOutOfRangeOnlyWithMaxCpu) {

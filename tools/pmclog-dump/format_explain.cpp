@@ -7,6 +7,7 @@
 #include "pmclog/endian_io.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
+#include "pmclog/parts.h"
 
 namespace dump {
 
@@ -62,6 +63,12 @@ std::string field_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_
                            chars_of(r.raw.data() + o));
       case FieldType::addrs: {
         const uint32_t i = (o - f.offset) / f.size;
+        if (pmclog::is_multipart(r)) {  // FORMAT.md §12.2: header, then each part's slots
+          const std::string what = pmclog::parts(r, abi).slot_label(i);
+          if (f.size == 4) return fmt::format("{}[{}] {}", name, i, what);
+          return fmt::format("{}[{}] {} ({})", name, i, what,
+                             half((o - f.offset) % 8 == 0, false, abi.byte_order));
+        }
         if (f.size == 4) return fmt::format("{}[{}]", name, i);
         return fmt::format("{}[{}] ({})", name, i, half((o - f.offset) % 8 == 0, false, abi.byte_order));
       }

@@ -8,10 +8,80 @@
 #include "field_text.h"
 #include "formatter.h"
 #include "pmclog/kind.h"
+#include "pmclog/parts.h"
 
 namespace dump {
 
 namespace {
+
+// A multipart callchain (FORMAT.md §12.2): one line per part, IBS values by name, LBR from/to
+// pairs, the raw slots of an unknown type; the CALLCHAIN part's frames as ordinary frames.
+template <class Frame>
+void multipart_lines(std::string& b, const pmclog::Parts& ps, Frame&& frame) {
+  using pmclog::PartType;
+  for (const pmclog::Part& p : ps.parts()) {
+    b.append(13, ' ');
+    const auto name = pmclog::part_type_name(p.type);
+    if (name.empty()) {
+      b += "part type=";
+      append_dec(b, p.type);
+    } else {
+      b += "part ";
+      b += name;
+    }
+    b += " len=";
+    append_dec(b, p.len);
+    const uint32_t nv = ps.values(p);
+    if (p.kind() == PartType::ibs_fetch || p.kind() == PartType::ibs_op) {
+      for (uint32_t k = 0; k < nv; ++k) {
+        b += ' ';
+        const auto f = pmclog::ibs_field_name(p.type, k);
+        if (f.empty()) {
+          b += "value";
+          append_dec(b, k);
+        } else {
+          b += f;
+        }
+        b += '=';
+        append_0x(b, ps.value(p, k));
+      }
+      b += '\n';
+    } else if (p.kind() == PartType::lbr) {
+      for (uint32_t k = 0; k + 1 < nv; k += 2) {
+        b += ' ';
+        append_0x(b, ps.value(p, k));
+        b += "->";
+        append_0x(b, ps.value(p, k + 1));
+      }
+      b += '\n';
+    } else if (p.kind() == PartType::callchain) {
+      b += '\n';
+      for (uint32_t k = 0; k < p.len; ++k) frame(k, ps.slot(p.first + k));
+    } else {
+      b += " raw";
+      for (uint32_t k = 0; k < p.len; ++k) {
+        b += ' ';
+        append_0x(b, ps.slot(p.first + k));
+      }
+      b += '\n';
+    }
+  }
+  if (ps.end() < ps.size()) {  // slots no header entry covers (or inside the damaged part)
+    b.append(13, ' ');
+    b += ps.error() ? "slots from the damaged part on:" : "slots after the parts:";
+    for (uint32_t i = ps.end(); i < ps.size(); ++i) {
+      b += ' ';
+      append_0x(b, ps.slot(i));
+    }
+    b += '\n';
+  }
+  if (ps.error()) {
+    b.append(13, ' ');
+    b += "parts damaged: ";
+    b += ps.error().message;
+    b += '\n';
+  }
+}
 
 class TextFormatter : public Formatter {
  public:
@@ -48,17 +118,22 @@ class TextFormatter : public Formatter {
       // differ by port (i386's 4/4 split overlaps them), so there the record's flag decides.
       const bool user_record = r.user_callchain();
       const bool by_address = !user_record && st.abi.address_width == 8;
-      uint32_t i = 0;
-      for (uint64_t pc : r.pcs) {
+      auto frame = [&](uint32_t i, uint64_t pc) {
         const bool user = user_record || (by_address && (pc >> 63) == 0);
         b.append(13, ' ');
         b += '[';
-        append_dec(b, i++);
+        append_dec(b, i);
         b += "] ";
         append_0x(b, pc);
         b += ' ';
         b += user ? "user" : "kernel";
         b += '\n';
+      };
+      if (pmclog::is_multipart(r)) {
+        multipart_lines(b, pmclog::parts(r, st.abi), frame);
+      } else {
+        uint32_t i = 0;
+        for (uint64_t pc : r.pcs) frame(i++, pc);
       }
     }
     out.maybe_flush();

@@ -148,7 +148,8 @@ int parse_options(int argc, char** argv, Config& cfg) {
       ("from", po::value(&from)->value_name("SECONDS"),
        "only samples from SECONDS after the log's first record")
       ("to", po::value(&to)->value_name("SECONDS"),
-       "only samples before SECONDS after the log's first record");
+       "only samples before SECONDS after the log's first record")
+      ("ibs", "multipart (AMD IBS) callchains: the IBS op RIP is the sample's leaf frame");
   po::options_description sym("Symbols");
   sym.add_options()
       ("sysroot", po::value(&sysroot)->value_name("DIR"),
@@ -287,6 +288,7 @@ int parse_options(int argc, char** argv, Config& cfg) {
     cfg.profile.symbols.lines = vm.count("lines") > 0;
     cfg.profile.symbols.inlines = vm.count("inline") > 0;
     cfg.profile.keep_going = vm.count("keep-going") > 0;
+    cfg.profile.ibs = vm.count("ibs") > 0;
     cfg.progress = !vm.count("no-progress");
     return -1;
   });

@@ -1,6 +1,7 @@
 #include "checker.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstring>
 
@@ -8,6 +9,7 @@
 #include "pmclog/event_names.h"
 #include "pmclog/layout.h"
 #include "pmclog/names.h"
+#include "pmclog/parts.h"
 #include "pmclog/text.h"
 
 namespace pmclog::validate {
@@ -156,11 +158,42 @@ void Checker::callchain(const Record& r, uint64_t index) {
     report(Rule::callchain_deep_for_era, r.offset, index,
            fmt::format("CALLCHAIN depth {} is above 32, the limit of L3 kernels before 10.2", n));
   }
+  if (pmclog::is_multipart(r)) multipart(r, index);
   if (cfg_.max_cpu && r.cpu() > *cfg_.max_cpu) {
     report(Rule::cpu_out_of_range, r.offset, index,
            fmt::format("CALLCHAIN cpu {} is above --max-cpu {}", r.cpu(), *cfg_.max_cpu));
   }
   sample(static_cast<uint32_t>(r[Field::pid]), static_cast<uint32_t>(r[Field::pmcid]), r, index);
+}
+
+// Multipart callchains (FORMAT.md §12.2): the part header against the record.
+void Checker::multipart(const Record& r, uint64_t index) {
+  const pmclog::Parts ps = pmclog::parts(r, abi_);
+  if (ps.error()) report(Rule::multipart_damaged, r.offset, index, ps.error().message);
+  if (ps.nonzero_after_none()) {
+    const auto& h = ps.header();
+    report(Rule::multipart_after_none, r.offset, index,
+           fmt::format("multipart part header {:02x} has nonzero bytes after its NONE entry",
+                       fmt::join(h, " ")));
+  }
+  const uint32_t per = pmclog::slots_per_u64(abi_.address_width);
+  for (const pmclog::Part& p : ps.parts()) {
+    if (!p.known()) {
+      report(Rule::multipart_unknown_part, r.offset, index,
+             fmt::format("multipart part type {} ({} slots from slot {}) is unknown; kept raw",
+                         p.type, p.len, p.first));
+      continue;
+    }
+    const uint32_t want = p.kind() == pmclog::PartType::ibs_fetch ? 4
+                          : p.kind() == pmclog::PartType::ibs_op  ? 8
+                                                                  : 0;
+    if (want != 0 && p.len != want * per) {
+      report(Rule::multipart_ibs_length, r.offset, index,
+             fmt::format("multipart {} part is {} slots, not {} ({} 64-bit values of {} slot{})",
+                         pmclog::part_type_name(p.type), p.len, want * per, want, per,
+                         per == 1 ? "" : "s"));
+    }
+  }
 }
 
 void Checker::sample(uint32_t pid, uint32_t pmcid, const Record& r, uint64_t index) {

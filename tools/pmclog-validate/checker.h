@@ -50,6 +50,7 @@ class Checker {
   void process_alive(uint32_t pid);
   void initialize(const Record& r, uint64_t index);
   void callchain(const Record& r, uint64_t index);
+  void multipart(const Record& r, uint64_t index);
 
   Abi abi_;
   const Config& cfg_;

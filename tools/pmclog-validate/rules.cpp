@@ -79,6 +79,23 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
     {Rule::callchain_empty, "callchain-empty", S::warning, C::contents, D::on,
      "a CALLCHAIN with no frames",
      "kernels record the interrupted PC first, but that is not checked in every era: warning"},
+    {Rule::multipart_damaged, "multipart-damaged", S::error, C::contents, D::on,
+     "a multipart CALLCHAIN (cpuflags 0x02) whose part header does not fit: fewer slots than "
+     "the header, or a part longer than the record",
+     "the IBS writer sizes the record from the parts it writes (§12.2); the record's other "
+     "fields and the next record are still read"},
+    {Rule::multipart_after_none, "multipart-after-none", S::warning, C::contents, D::on,
+     "a multipart part header with nonzero bytes after its first NONE entry",
+     "the writer fills the header with its parts and zeros; stray bytes there hint at a chain "
+     "that overwrote the header (§12.2), but readers stop at NONE: warning"},
+    {Rule::multipart_unknown_part, "multipart-unknown-part", S::warning, C::contents, D::on,
+     "a multipart part of a type other than CALLCHAIN, IBS_FETCH, IBS_OP or LBR",
+     "newer kernels may add part types; its slots are kept raw and skipped by its length"},
+    {Rule::multipart_ibs_length, "multipart-ibs-length", S::warning, C::contents, D::on,
+     "an IBS_FETCH part that is not 4 values or an IBS_OP part that is not 8 values (a value "
+     "is two slots on 32-bit producers)",
+     "upstream's IBS driver writes 4 and 8; the AMD tree has variants (fetch 5, op 7 plus "
+     "DATA4), so only a warning"},
     {Rule::cpu_out_of_range, "cpu-out-of-range", S::error, C::contents, D::max_cpu,
      "a CPU number (CALLCHAIN cpuflags, system-mode pmc id) above --max-cpu",
      "the user says the producing machine has no such CPU"},

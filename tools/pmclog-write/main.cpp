@@ -120,6 +120,8 @@ int run(int argc, char** argv) {
       ("depth", po::value(&depth_s), "callchain depth MIN..MAX (default 2..16)")
       ("events", po::value(&events), "sampled events, 1 to 8 (default 1)")
       ("cpus", po::value(&cpus), "CPUs (default 4)")
+      ("ibs", "multipart (AMD IBS) callchains for a share of the samples: IBS_OP or "
+              "IBS_FETCH, then the CALLCHAIN (modern generations)")
       ("cpu-buffer-size", po::value(&cpubuf_s),
        "modern per-CPU log buffer size (default 256KiB, at least 8KiB)");
   po::options_description hidden;
@@ -140,7 +142,7 @@ int run(int argc, char** argv) {
   const bool quiet = vm.count("quiet") > 0;
   if (!synth) {
     for (const char* o : {"records", "size", "processes", "depth", "events", "cpus",
-                          "cpu-buffer-size", "time-width"})
+                          "cpu-buffer-size", "time-width", "ibs"})
       if (vm.count(o)) throw UsageError(std::string("--") + o + " is a synth option");
   }
   if (!inject_log.empty() && injects.empty()) throw UsageError("--inject-log needs --inject");
@@ -189,6 +191,7 @@ int run(int argc, char** argv) {
     s.events = events;
     s.cpus = cpus;
     s.seed = seed;
+    s.ibs = vm.count("ibs") > 0;
     OutputFile out;
     open_output(out, output, inputs, /*spool=*/false);
     if (!faults.empty()) injector = std::make_unique<FaultInjector>(s.abi, faults, seed);

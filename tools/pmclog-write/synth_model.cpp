@@ -1,6 +1,7 @@
 #include "synth_model.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "pmclog/encode.h"
 #include "pmclog/layout.h"
 #include "pmclog/names.h"
+#include "pmclog/parts.h"
 #include "record_stream.h"
 #include "rng.h"
 #include "synth_world.h"
@@ -108,6 +110,7 @@ class Model {
   void spawn(uint32_t parent, uint32_t program);  // parent: index into procs_, or ~0u
   void exit_proc(size_t i);
   bool sample();
+  void ibs_parts(std::vector<uint64_t>& frames, bool kernel);
   void context_switch(Proc& p);
   void thread_create(Proc& p);
   void thread_exit(Proc& p);
@@ -362,15 +365,64 @@ bool Model::sample() {
     emit(p.cpu);
     return true;
   }
+  const bool multipart = opt_.ibs && rng_.below(100) < 60;
+  if (multipart) ibs_parts(frames, kernel);
   if (!fits(1, fixed(Kind::callchain) + frames.size() * abi_.address_width)) return false;
   tick(100000 / opt_.cpus);
   start(Kind::callchain, /*keep_pcs=*/true);
   rv_[Field::pid] = p.pid;
   rv_[Field::tid] = tid;
   rv_[Field::pmcid] = event_pmcid(e, p.cpu);
-  rv_[Field::cpuflags] = p.cpu << 16 | (kernel ? 0 : kCallchainUserspace);
+  rv_[Field::cpuflags] = p.cpu << 16 | (kernel ? 0 : kCallchainUserspace) |
+                         (multipart ? kCallchainMultipart : 0);
   out_.emit_callchain(rv_, p.cpu);
   return true;
+}
+
+// Turns the frames into a multipart callchain (FORMAT.md §12.2): an IBS_OP part (or, one time
+// in four, IBS_FETCH) whose RIP / linear address is the leaf, then the frames as the CALLCHAIN
+// part (at most 255 slots, a u8 length, and within the generation's depth).
+void Model::ibs_parts(std::vector<uint64_t>& frames, bool kernel) {
+  const uint8_t w = abi_.address_width;
+  const uint32_t per = slots_per_u64(w);
+  const bool fetch = rng_.below(4) == 0;
+  const uint32_t nvals = fetch ? 4 : 8;
+  const uint64_t leaf = frames[0];
+  const uint64_t data_addr =
+      kernel ? 0xfffff80000000000ull + (uint64_t{rng_.below(1u << 30)} << 3)
+             : 0x0000000800000000ull + (uint64_t{rng_.below(1u << 28)} << 3);
+  const uint64_t phys = uint64_t{rng_.below(1u << 30)} << 6;
+  uint64_t vals[8] = {};
+  if (fetch) {
+    // CTL: valid (bit 49), completed (bit 50), a latency in bits 47..32, the max count
+    vals[0] = (uint64_t{3} << 49) | (uint64_t{rng_.below(400)} << 32) | 0xFFFFu;
+    vals[1] = rng_.below(64);  // EXTCTL: the instruction tag
+    vals[2] = leaf;            // LINADDR: the fetched instruction
+    vals[3] = phys;
+  } else {
+    vals[0] = (uint64_t{1} << 18) | (uint64_t{1} << 17) | 0x1000u;  // CTL: valid, enabled
+    vals[1] = leaf;                                                  // RIP
+    vals[2] = uint64_t{rng_.below(200)} | (uint64_t{rng_.below(2)} << 35);  // DATA
+    vals[3] = rng_.below(8);                                        // DATA2
+    vals[4] = rng_.below(2) ? 1u | (uint64_t{rng_.below(300)} << 32) : 2u;  // DATA3
+    vals[5] = data_addr;
+    vals[6] = phys;
+    vals[7] = 0;  // TGT_RIP: never written by the kernel
+  }
+  // w == 4: the values' upper halves are what a 32-bit producer's MSR reads would give;
+  // addresses there are 32-bit.
+  if (w == 4) {
+    for (uint32_t k : {fetch ? 2u : 1u, fetch ? 3u : 5u, 6u}) vals[k] &= 0xFFFFFFFFu;
+  }
+  std::array<PartSpec, 2> spec;
+  spec[0].type = static_cast<uint8_t>(fetch ? PartType::ibs_fetch : PartType::ibs_op);
+  spec[0].slots.resize(nvals * per);
+  for (uint32_t k = 0; k < nvals; ++k) split_u64(abi_.byte_order, w, vals[k], &spec[0].slots[k * per]);
+  const uint32_t room = abi_.callchain_depth_max() - per - nvals * per;
+  const size_t keep = std::min<size_t>({frames.size(), 255, room});
+  spec[1].type = static_cast<uint8_t>(PartType::callchain);
+  spec[1].slots.assign(frames.begin(), frames.begin() + static_cast<long>(keep));
+  frames = build_multipart(abi_.byte_order, w, spec);
 }
 
 void Model::context_switch(Proc& p) {
@@ -473,6 +525,9 @@ void run_synth(const SynthOptions& opt, RecordStream& stream) {
                                         std::string(generation_name(opt.abi.generation)) +
                                         " allows at most " +
                                         std::to_string(opt.abi.callchain_depth_max()) + " frames");
+  if (opt.ibs && opt.abi.legacy())
+    throw ToolError(kExitUsageOrIo, "--ibs: multipart callchains exist only in modern logs "
+                                    "(generation M9 or M10)");
   Model m(opt, stream);
   m.run();
 }

@@ -24,6 +24,9 @@ struct SynthOptions {
   uint32_t cpus = 4;
   size_t cpu_buffer_size = 256 * 1024;  // kern.hwpmc.logbuffersize default
   uint64_t seed = 1;
+  // A share of the CALLCHAIN records multipart (AMD IBS, FORMAT.md §12.2): IBS_OP + CALLCHAIN,
+  // some IBS_FETCH + CALLCHAIN. Modern generations only.
+  bool ibs = false;
 };
 
 // Writes the whole log to the stream. Throws ToolError when the options cannot be met (for

@@ -23,6 +23,7 @@ enum class Errc : uint8_t {
   unterminated_string,     // path with no NUL inside the record
   callchain_too_deep,      // more frames than the generation's depth limit
   callchain_misaligned,    // callchain payload not a whole number of addresses
+  multipart_damaged,       // a multipart callchain's part header does not fit its record
   value_out_of_range,      // encoder: value does not fit its field
   string_too_long,         // encoder: string does not fit its field
   bad_abi,                 // detection could not settle the ABI, or an invalid override

@@ -11,5 +11,6 @@
 #include "pmclog/layout.h"
 #include "pmclog/names.h"
 #include "pmclog/open.h"
+#include "pmclog/parts.h"
 #include "pmclog/reader.h"
 #include "pmclog/record.h"

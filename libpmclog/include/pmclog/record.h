@@ -24,6 +24,13 @@ class AddrView {
       : p_(p), n_(n), width_(width), order_(order) {}
   uint32_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
+  // Slots first .. first+n-1 as a view of their own (a multipart callchain's part, parts.h);
+  // clamped to this view.
+  AddrView sub(uint32_t first, uint32_t n) const {
+    if (first > n_) first = n_;
+    if (n > n_ - first) n = n_ - first;
+    return AddrView(p_ + size_t{first} * width_, n, width_, order_);
+  }
   // Inline: this is the innermost loop of every profile (one call per frame).
   uint64_t operator[](uint32_t i) const {
     return detail::load_addr(order_, width_, p_ + size_t{i} * width_);

@@ -46,6 +46,10 @@ struct Options {
   SymbolOptions symbols;
   Filter filter;
   bool keep_going = false;  // skip damaged records instead of stopping at the first
+  // Multipart (AMD IBS) callchains (FORMAT.md §12.2): the IBS_OP part's RIP is the sample's
+  // address (its leaf frame, in place of the CALLCHAIN part's first frame). Off, only the
+  // CALLCHAIN part is the stack.
+  bool ibs = false;
   bool by_file = false;     // one profile per input instead of one merged profile
   // Profiles keep the thread (tid and name) of each stack, for views grouped by thread.
   // Off, threads of a process share their stacks: fewer nodes.

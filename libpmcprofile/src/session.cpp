@@ -95,7 +95,8 @@ class Replay {
                               ? uint64_t{r.header.ts_sec} * 1000000000ull + r.header.ts_nsec
                               : r.header.tsc;
     QueueItem it{key, seq_++, time, r.raw.data(), {}, 0, QueueItem::kInline, 0, 0, 0, 0};
-    if (mapped_ && r.kind == Kind::callchain) {
+    // Multipart chains (FORMAT.md §12.2) are copied: their stack is a part of the slots.
+    if (mapped_ && r.kind == Kind::callchain && !pmclog::is_multipart(r)) {
       it.pcs = r.pcs;
       it.pid = static_cast<uint32_t>(r[Field::pid]);
       it.tid = abi_.legacy() ? it.pid : static_cast<uint32_t>(r[Field::tid]);

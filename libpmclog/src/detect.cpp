@@ -72,7 +72,47 @@ bool path_fits(const uint8_t* p, uint16_t len, const Layout* l) {
 
 }  // namespace
 
-Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
+namespace {
+Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
+                                const Container* container);
+}  // namespace
+
+Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint, bool whole) {
+  ContainerParse cp = parse_container(d, whole);
+  if (!cp.container) return detect_stream(d, hint, nullptr);
+  if (const ContainerIssue* f = cp.first_fatal()) {
+    Error e = abi_error(f->message);
+    e.offset = f->offset;
+    return e;
+  }
+  const Container& c = *cp.container;
+  auto det = detect_stream(d.subspan(std::min<uint64_t>(c.size, d.size())), hint, &c);
+  if (!det.ok()) {
+    Error e = det.error();
+    e.message += " (in the pmclog stream after the PMCL container, at offset " +
+                 std::to_string(c.size) + ")";
+    e.offset += c.size;
+    return e;
+  }
+  Detection out = std::move(det).value();
+  out.stream_offset = c.size;
+  // Offsets in the evidence count from the stream; say where it starts.
+  out.evidence.insert(out.evidence.begin(),
+                      "container: PMCL version " + std::to_string(c.version) + ", arch " +
+                          std::string(container_arch_name(c.arch).value_or("unknown")) + " (code " +
+                          std::to_string(c.arch) + "), " + std::to_string(c.infos.size()) +
+                          " info header(s); the pmclog stream starts at offset " +
+                          std::to_string(c.size) + " (record offsets in the evidence below "
+                          "count from there)");
+  out.container = std::move(cp.container);
+  out.container_issues = std::move(cp.issues);
+  return out;
+}
+
+namespace {
+
+Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
+                                const Container* container) {
   Detection det;
   Abi& abi = det.abi;
 
@@ -81,6 +121,12 @@ Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
     abi.byte_order = *hint.byte_order;
     det.evidence.push_back("byte order: " + std::string(byte_order_name(abi.byte_order)) +
                            "-endian (given)");
+  } else if (container) {
+    abi.byte_order = container->byte_order;
+    det.evidence.push_back(
+        "byte order: " + std::string(byte_order_name(abi.byte_order)) +
+        "-endian (the PMCL container's magic 0x504d434c, a native u32, reads as bytes " +
+        (abi.byte_order == ByteOrder::little ? "4c 43 4d 50" : "50 4d 43 4c") + " at offset 0)");
   } else if (d.size() < 4) {
     abi.byte_order = ByteOrder::little;
     det.evidence.push_back("byte order: little-endian (assumed: the log has no header word)");
@@ -212,7 +258,29 @@ Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
       votes.four = votes.weak4;
       votes.first4 = votes.first_weak4;
     }
-    if (votes.four == 0 && votes.eight == 0) {
+    auto arch_width = container ? container_arch_width(container->arch) : std::nullopt;
+    if (arch_width) {
+      // Records of fixed size outvoting the arch (a 32-bit log recorded on a 64-bit machine,
+      // or a wrong arch code) win; the arch is then only mentioned.
+      const int agree = *arch_width == 4 ? votes.four : votes.eight;
+      const int disagree = *arch_width == 4 ? votes.eight : votes.four;
+      if (disagree > agree) arch_width.reset();
+    }
+    if (arch_width) {
+      // The recorder's architecture decides; the records are a second opinion.
+      abi.address_width = *arch_width;
+      const int agree = abi.address_width == 4 ? votes.four : votes.eight;
+      const int disagree = abi.address_width == 4 ? votes.eight : votes.four;
+      std::string why = "the PMCL container's arch " +
+                        std::string(*container_arch_name(container->arch)) + " (code " +
+                        std::to_string(container->arch) + " at offset 6)";
+      if (agree > 0) why += "; " + std::to_string(agree) + " record(s) agree";
+      if (disagree > 0)
+        why += "; " + std::to_string(disagree) + " record(s) suggest otherwise, first " +
+               (abi.address_width == 4 ? votes.first8 : votes.first4);
+      det.evidence.push_back("address width: " + std::to_string(abi.address_width) + " bytes (" +
+                             why + ")");
+    } else if (votes.four == 0 && votes.eight == 0) {
       abi.address_width = 8;
       det.width_assumed = true;
       det.evidence.push_back(
@@ -228,6 +296,12 @@ Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
       det.evidence.push_back("address width: " + std::to_string(abi.address_width) + " bytes (" +
                              why + ")");
     }
+    if (container && !arch_width && !det.evidence.empty())
+      det.evidence.back() += "; the PMCL container's arch " +
+                             std::string(container_arch_name(container->arch).value_or("unknown")) +
+                             " (code " + std::to_string(container->arch) + ") " +
+                             (container_arch_width(container->arch) ? "is outvoted by the records"
+                                                                     : "tells no width");
   }
   if (abi.address_width != 4 && abi.address_width != 8)
     return abi_error("address width " + std::to_string(abi.address_width) + " is not 4 or 8");
@@ -247,5 +321,7 @@ Result<Detection> detect_abi(std::span<const uint8_t> d, const AbiHint& hint) {
                            " bytes (INITIALIZE length " + std::to_string(len0) + ")");
   return det;
 }
+
+}  // namespace
 
 }  // namespace pmclog

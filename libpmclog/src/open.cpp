@@ -189,8 +189,9 @@ Result<bool> attach_stream(RawInput& raw) {
 }
 
 Result<Detection> detect(const std::string& shown, std::span<const uint8_t> first,
-                         const AbiHint& hint) {
-  auto det = detect_abi(first, hint);
+                         const AbiHint& hint, bool whole, std::vector<ContainerIssue>* issues) {
+  if (issues) *issues = parse_container(first, whole).issues;
+  auto det = detect_abi(first, hint, whole);
   if (!det.ok()) {
     Error e = det.error();
     e.message = shown + ": " + e.message;
@@ -213,7 +214,8 @@ Result<OpenInput> open_input_bytes(const std::string& name, std::string_view exp
   return std::move(raw.value().in);
 }
 
-Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
+Result<OpenLog> open_log(const std::string& name, const AbiHint& hint,
+                         std::vector<ContainerIssue>* container_issues) {
   auto opened = open_raw(name, kPmclogLog);
   if (!opened.ok()) return opened.error();
   RawInput& raw = opened.value();
@@ -229,10 +231,13 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
     auto owner = std::make_shared<MappedFile>(std::move(mapped).value());
     auto bytes = owner->bytes();
     bytes = bytes.subspan(std::min<uint64_t>(raw.start, bytes.size()));
-    auto det = detect(shown, bytes.first(std::min(bytes.size(), kDetectBytes * 8)), hint);
+    const bool whole = bytes.size() <= kDetectBytes * 8;
+    auto det = detect(shown, bytes.first(std::min(bytes.size(), kDetectBytes * 8)), hint, whole,
+                      container_issues);
     if (!det.ok()) return det.error();
     log.detection = std::move(det).value();
     log.reader = std::make_unique<LogReader>(LogReader::over(bytes, log.detection.abi));
+    log.reader->discard(log.detection.stream_offset);  // a container: offsets stay file offsets
     log.reader->release_pages_behind(true);  // resident memory stays flat on huge logs
     // Standard input is consumed, as reading a pipe would: a second "-" (or whatever reads
     // the shell's descriptor next) starts after these bytes.
@@ -245,10 +250,12 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint) {
   auto attached = attach_stream(raw);
   if (!attached.ok()) return attached.error();
   log.reader = std::make_unique<LogReader>(LogReader::stream(std::move(raw.in.source), Abi{}));
-  auto det = detect(shown, log.reader->peek(kDetectBytes), hint);
+  const auto first = log.reader->peek(kDetectBytes);
+  auto det = detect(shown, first, hint, first.size() < kDetectBytes, container_issues);
   if (!det.ok()) return det.error();
   log.detection = std::move(det).value();
   log.reader->set_abi(log.detection.abi);
+  log.reader->discard(log.detection.stream_offset);
   log.keepalive = std::move(raw.in.keepalive);
   return log;
 }

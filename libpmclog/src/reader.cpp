@@ -128,6 +128,19 @@ uint64_t LogReader::offset() const { return impl_->off; }
 size_t LogReader::buffer_capacity() const { return impl_->src ? impl_->buf.size() : 0; }
 void LogReader::release_pages_behind(bool on) { impl_->release = on && !impl_->src; }
 
+uint64_t LogReader::discard(uint64_t n) {
+  Impl& s = *impl_;
+  uint64_t done = 0;
+  while (done < n) {
+    s.ensure(static_cast<size_t>(std::min<uint64_t>(n - done, 1u << 16)));
+    const size_t k = static_cast<size_t>(std::min<uint64_t>(n - done, s.avail()));
+    if (k == 0) break;
+    s.consume(k);
+    done += k;
+  }
+  return done;
+}
+
 std::span<const uint8_t> LogReader::peek(size_t n) {
   Impl& s = *impl_;
   s.ensure(n);

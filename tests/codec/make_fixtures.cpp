@@ -17,6 +17,7 @@
 #include "fixture_records.h"
 #include "format_rules.h"
 #include "listing_writer.h"
+#include "pmclog/container.h"
 #include "pmclog/encode.h"
 
 using namespace codec_test;
@@ -47,6 +48,65 @@ std::string abi_comment(const Abi& abi) {
 }
 
 }  // namespace
+
+// The PMCL container fixtures (FORMAT.md §12.1): an amd64 container in front of the M10
+// 64-bit little-endian log (SYSINFO with reserved fields and a stale byte after the model's
+// NUL, two CPUID leaves, PMCINFO, an unknown type 9, DONE: the stream at 300) and a ppc64
+// one in front of the big-endian log (SYSINFO, DONE: the stream at 216). The listing's
+// offsets are summed from the §12.1 sizes here, not read back from the encoder.
+struct ContainerFixture {
+  std::string stem;
+  Abi abi;
+  pmclog::Container c;
+};
+
+std::vector<ContainerFixture> container_fixtures() {
+  std::vector<ContainerFixture> v;
+  for (const Abi& abi : all_abis()) {
+    if (abi.generation != pmclog::Generation::M10 || abi.address_width != 8) continue;
+    const bool le = abi.byte_order == pmclog::ByteOrder::little;
+    pmclog::Container c;
+    c.byte_order = abi.byte_order;
+    c.arch = static_cast<uint16_t>(le ? pmclog::ContainerArch::amd64 : pmclog::ContainerArch::ppc64);
+    auto si = pmclog::make_sysinfo({le ? "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz" : "POWER9",
+                                    "14.3-RELEASE", "5f1c0e3a9b7d2468"});
+    if (le) {
+      si.reserved8 = 0xA5;
+      si.reserved32 = 0xDEADBEEF;
+      si.payload[41] = 0x7F;  // after the 40-byte model's NUL: stale, carried as it is
+    }
+    c.infos.push_back(si);
+    if (le) {
+      const pmclog::CpuidLeaf leaves[] = {{0x16, 0x756e6547, 0x6c65746e, 0x49656e69},
+                                          {0x00050654, 0x00200800, 0x7ffefbff, 0xbfebfbff}};
+      c.infos.push_back(pmclog::make_cpuid(leaves, c.byte_order));
+      c.infos.push_back(pmclog::make_pmcinfo({65536, "INST_RETIRED.ANY"}, c.byte_order));
+      pmclog::ContainerInfo unknown;
+      unknown.type = 9;
+      unknown.payload = {'x', 'y', 'z'};
+      c.infos.push_back(unknown);
+    }
+    c.infos.push_back(pmclog::make_done());
+    v.push_back({"PMCL-" + fixture_stem(abi), abi, std::move(c)});
+  }
+  return v;
+}
+
+// One listing line per container part, from the values given (sizes from FORMAT.md §12.1).
+std::string container_listing(const pmclog::Container& c, uint64_t& size) {
+  std::string s = "# container: PMCL offset=0 magic=0x504d434c byte_order=" +
+                  std::string(pmclog::byte_order_name(c.byte_order)) + " version=" +
+                  std::to_string(c.version) + " arch=" + std::to_string(c.arch) + "\n";
+  size = 8;
+  for (const auto& i : c.infos) {
+    s += "# container-info: offset=" + std::to_string(size) + " type=" + std::to_string(i.type) +
+         " length=" + std::to_string(i.payload.size()) + " reserved8=" +
+         std::to_string(i.reserved8) + " reserved32=" + std::to_string(i.reserved32) + "\n";
+    size += 8 + i.payload.size();
+  }
+  s += "# container: the stream starts at offset " + std::to_string(size) + "\n";
+  return s;
+}
 
 int main(int argc, char** argv) {
   bool check = false;
@@ -102,6 +162,42 @@ int main(int argc, char** argv) {
       }
       if (read_all(txt_path) != listing) {
         std::fprintf(stderr, "%s differs from the generated listing\n", txt_path.c_str());
+        ++failures;
+      }
+    } else {
+      std::ofstream(log_path, std::ios::binary) << log_str;
+      std::ofstream(txt_path, std::ios::binary) << listing;
+    }
+  }
+  for (const ContainerFixture& f : container_fixtures()) {
+    uint64_t size = 0;
+    std::string listing = "# expected container and records for " + f.stem +
+                          ".pmclog, written by tests/codec/make_fixtures.cpp with libpmclog's encoder\n" +
+                          abi_comment(f.abi) + container_listing(f.c, size);
+    std::vector<uint8_t> bytes;
+    if (!pmclog::encode_container(f.c, bytes).ok() || bytes.size() != size) {
+      std::fprintf(stderr, "%s: the container encoder wrote %zu bytes, FORMAT.md says %llu\n",
+                   f.stem.c_str(), bytes.size(), static_cast<unsigned long long>(size));
+      ++failures;
+    }
+    const auto records = fixture_records(f.abi);
+    for (size_t i = 0; i < records.size(); ++i) {
+      const uint64_t off = bytes.size();
+      const uint32_t want = kernel_length(f.abi, records[i].kind, records[i].text.size(),
+                                          records[i].pcs.size());
+      if (!pmclog::encode(records[i], f.abi, bytes)) ++failures;
+      listing += listing_line(f.abi, records[i], static_cast<int>(i), off, want);
+    }
+    listing += "# total: " + std::to_string(records.size()) + " records, " +
+               std::to_string(bytes.size()) + " bytes\n";
+    // In a folder of their own: the ABI fixtures' tests take every fixtures/*.pmclog.
+    const std::string log_path = dir + "/container/" + f.stem + ".pmclog";
+    const std::string txt_path = dir + "/container/" + f.stem + ".expected.txt";
+    const std::string log_str(bytes.begin(), bytes.end());
+    if (check) {
+      if (read_all(log_path) != log_str || read_all(txt_path) != listing) {
+        std::fprintf(stderr, "%s or its listing differs from what the encoder writes now\n",
+                     log_path.c_str());
         ++failures;
       }
     } else {

@@ -3,8 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+
+#include <unistd.h>
+
+#include <fstream>
 
 #include "config.h"
+#include "pmclog/container.h"
+#include "scan.h"
 #include "log_builder.h"
 #include "pmclog/parts.h"
 #include "rules.h"
@@ -75,6 +82,89 @@ TEST(Rules, FramingAndStructureRulesInEveryAbi) {
   }
 }
 
+// --- the PMCL container (FORMAT.md §12.1) ------------------------------------------------
+
+// A valid log behind `c` (infos as given, DONE added unless `done` is false), with
+// `patch` applied to the container's bytes, validated as a file.
+pmclog::validate::FileResult check_container(pmclog::Container c, bool done,
+                                              const std::function<void(std::vector<uint8_t>&)>& patch,
+                                              bool with_log = true) {
+  if (done) c.infos.push_back(pmclog::make_done());
+  std::vector<uint8_t> bytes;
+  pmclog::encode_container(c, bytes);
+  patch(bytes);
+  if (with_log) {
+    LogBuilder b(Abi::make(Generation::M10, 8, c.byte_order));
+    build_valid(b);
+    bytes.insert(bytes.end(), b.bytes().begin(), b.bytes().end());
+  }
+  const std::string path = ::testing::TempDir() + "/rules_container_" + std::to_string(::getpid());
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                               static_cast<std::streamsize>(bytes.size()));
+  return pmclog::validate::validate_file(path, {}, defaults());
+}
+
+pmclog::Container amd64(ByteOrder o = ByteOrder::little) {
+  pmclog::Container c;
+  c.byte_order = o;
+  c.arch = 1;
+  c.infos.push_back(pmclog::make_sysinfo({"cpu", "14.3-RELEASE", "abc"}));
+  return c;
+}
+
+TEST(Rules, ContainerCleanInBothByteOrdersWithStaleReservedBytes) {
+  for (ByteOrder o : {ByteOrder::little, ByteOrder::big}) {
+    auto c = amd64(o);
+    c.infos[0].reserved8 = 0xA5;  // uninitialised in the recorder: never checked
+    c.infos[0].reserved32 = 0xDEADBEEF;
+    c.infos[0].payload[10] = 0x7F;  // after the NUL of "cpu"
+    const auto r = check_container(c, true, [](auto&) {});
+    EXPECT_TRUE(r.diagnostics.empty()) << dump(r);
+  }
+}
+
+TEST(Rules, ContainerRules) {
+  struct K {
+    const char* id;
+    uint64_t offset;
+    std::function<void(pmclog::Container&)> edit;
+    bool done;
+    std::function<void(std::vector<uint8_t>&)> patch;
+    bool with_log;
+  };
+  const auto none = [](std::vector<uint8_t>&) {};
+  const auto keep = [](pmclog::Container&) {};
+  const K cases[] = {
+      {"container-truncated", 0, keep, true, [](auto& b) { b.resize(5); }, false},
+      {"container-past-end", 8, keep, true, [](auto& b) { b.resize(100); }, false},
+      {"container-no-done", 208, keep, false, none, false},
+      {"container-version", 4, keep, true, [](auto& b) { b[4] = 1; }, true},
+      {"container-sysinfo-length", 8,
+       [](auto& c) { c.infos[0].payload.resize(100); }, true, none, true},
+      {"container-cpuid-length", 208,
+       [](auto& c) { c.infos.push_back(pmclog::ContainerInfo{0, 3, 0, 0, {1, 2, 3}}); }, true, none, true},
+      {"container-pmcinfo-length", 208,
+       [](auto& c) { c.infos.push_back(pmclog::ContainerInfo{0, 2, 0, 0, {1, 2}}); }, true, none, true},
+      {"container-done-length", 208,
+       [](auto& c) { c.infos.push_back(pmclog::ContainerInfo{0, 0, 0, 0, {0, 0, 0, 0}}); }, false, none, true},
+      {"container-arch", 6, [](auto& c) { c.arch = 77; }, true, none, true},
+      {"container-unknown-info", 208,
+       [](auto& c) { c.infos.push_back(pmclog::ContainerInfo{0, 42, 0, 0, {9}}); }, true, none, true},
+  };
+  for (const K& k : cases) {
+    SCOPED_TRACE(k.id);
+    auto c = amd64();
+    k.edit(c);
+    const auto r = check_container(c, k.done, k.patch, k.with_log);
+    EXPECT_EQ(rule_ids(r), (V{k.id})) << dump(r);
+    if (!r.diagnostics.empty()) {
+      EXPECT_EQ(r.diagnostics[0].offset, k.offset);
+      EXPECT_NE(r.diagnostics[0].message.find("offset " + std::to_string(k.offset)),
+                std::string::npos) << r.diagnostics[0].message;
+    }
+  }
+}
+
 TEST(Rules, EveryRuleHasACraftedTest) {
   // Keeps this file honest when a rule is added: each id below has a TEST that triggers it.
   const V tested = {"not-a-log", "bad-magic", "length-below-header", "length-unaligned",
@@ -88,7 +178,10 @@ TEST(Rules, EveryRuleHasACraftedTest) {
                     "event-unknown-to-libpmc", "first-not-initialize", "duplicate-initialize", "version-mismatch",
                     "record-after-closelog", "missing-closelog", "pmcid-never-allocated",
                     "pmcid-allocated-later", "sample-after-exit", "map-out-without-map-in",
-                    "time-backwards"};
+                    "time-backwards", "container-truncated", "container-past-end",
+                    "container-no-done", "container-version", "container-sysinfo-length",
+                    "container-cpuid-length", "container-pmcinfo-length", "container-done-length",
+                    "container-arch", "container-unknown-info"};
   V all;
   for (const auto& r : pmclog::validate::rules()) all.emplace_back(r.id);
   EXPECT_EQ(all, tested);

@@ -3,7 +3,11 @@
 // (FORMAT.md §2-§5). For learning the format and debugging a writer.
 #include <fmt/format.h>
 
+#include <functional>
+#include <span>
+
 #include "formatter.h"
+#include "pmclog/container.h"
 #include "pmclog/endian_io.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
@@ -78,8 +82,74 @@ std::string field_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_
   return "beyond the layout's fields";
 }
 
+// The container's words (FORMAT.md §12.1): native structs, so values in its byte order; a
+// u16 pair shares a word, and so do an info header's type, reserved byte and length.
+void explain_words(std::string& b, std::span<const uint8_t> bytes, uint64_t base,
+                   pmclog::ByteOrder o, const std::function<std::string(uint32_t)>& label) {
+  auto it = std::back_inserter(b);
+  for (uint32_t at = 0; at < bytes.size(); at += 4) {
+    const uint8_t* p = bytes.data() + at;
+    const size_t n = std::min<size_t>(4, bytes.size() - at);
+    std::string hex;
+    for (size_t i = 0; i < 4; ++i) hex += i < n ? fmt::format("{:02x} ", p[i]) : "   ";
+    const std::string value = n == 4 ? fmt::format("0x{:08x}", pmclog::detail::load32(o, p))
+                                     : std::string(10, ' ');
+    fmt::format_to(it, "  +{:<5} {} {}  {}\n", at, hex.substr(0, 11), value, label(at));
+    (void)base;
+  }
+}
+
+std::string u16_pair(std::span<const uint8_t> b, uint32_t at, pmclog::ByteOrder o,
+                     const char* first, const char* second) {
+  return fmt::format("{} {}, {} {}", first, pmclog::detail::load16(o, b.data() + at), second,
+                     pmclog::detail::load16(o, b.data() + at + 2));
+}
+
 class ExplainFormatter : public Formatter {
  public:
+  void container(const pmclog::Container& c, const LogState&, Output& out) override {
+    std::vector<uint8_t> bytes;
+    pmclog::encode_container(c, bytes);  // the exact bytes parse_container read
+    const pmclog::ByteOrder o = c.byte_order;
+    std::string& b = out.buf;
+    auto it = std::back_inserter(b);
+    fmt::format_to(it, "@0 PMCL file header (8 bytes)\n");
+    const std::span<const uint8_t> all(bytes);
+    explain_words(b, all.first(8), 0, o, [&](uint32_t at) {
+      return at == 0 ? std::string("magic 0x504d434c \"PMCL\" (native u32: sets the byte order)")
+                     : u16_pair(all, 4, o, "version", "arch");
+    });
+    for (const auto& info : c.infos) {
+      const auto name = pmclog::info_type_name(info.type);
+      fmt::format_to(it, "@{} PMCL info {} (type {}, {} + {} bytes)\n", info.offset,
+                     name ? *name : "unknown", info.type, pmclog::kInfoHeaderSize, info.payload.size());
+      const auto part = all.subspan(info.offset, pmclog::kInfoHeaderSize + info.payload.size());
+      explain_words(b, part, info.offset, o, [&](uint32_t at) -> std::string {
+        if (at == 0)
+          return fmt::format("type {}, reserved 0x{:02x}, length {} (u8, u8, u16)", part[0],
+                             part[1], pmclog::detail::load16(o, part.data() + 2));
+        if (at == 4) return "reserved (u32, uninitialised in the recorder)";
+        const uint32_t p = at - 8;
+        switch (static_cast<pmclog::InfoType>(info.type)) {
+          case pmclog::InfoType::sysinfo:
+            if (info.payload.size() == pmclog::kSysinfoSize)
+              return fmt::format("{}[{}..{}]", pmclog::kSysinfoNames[p / 64], p % 64, p % 64 + 3);
+            break;
+          case pmclog::InfoType::pmcinfo:
+            if (p < 8) return p == 0 ? "rate (native u64, first word)" : "rate (native u64, second word)";
+            return fmt::format("event[{}..{}]", p - 8, p - 5);
+          case pmclog::InfoType::cpuid: {
+            static constexpr const char* kReg[] = {"eax", "ebx", "ecx", "edx"};
+            return fmt::format("leaf[{}].{}", p / 16, kReg[(p % 16) / 4]);
+          }
+          default: break;
+        }
+        return "payload";
+      });
+    }
+    out.maybe_flush();
+  }
+
   void record(const pmclog::Record& r, const LogState& st, Output& out) override {
     std::string& b = out.buf;
     auto it = std::back_inserter(b);

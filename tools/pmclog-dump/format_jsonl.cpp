@@ -1,6 +1,7 @@
 // --format=jsonl: one JSON object per record (docs/jsonl.md), built by the library's
 // pmclog::append_json so that pmclog-write reads back exactly what we print.
 #include "formatter.h"
+#include "pmclog/container.h"
 #include "pmclog/json.h"
 #include "pmclog/text.h"
 
@@ -16,6 +17,19 @@ class JsonlFormatter : public Formatter {
     prefix_ = "{\"file\":";
     pmclog::append_json_string(prefix_, st.file);
     prefix_ += ',';
+  }
+  // One line per container part (docs/jsonl.md), before the records.
+  void container(const pmclog::Container& c, const LogState&, Output& out) override {
+    line([&](std::string& b) { pmclog::append_container_header_json(c, b); }, out);
+    for (const auto& i : c.infos)
+      line([&](std::string& b) { pmclog::append_container_info_json(i, c.byte_order, b); }, out);
+  }
+  template <class F>
+  void line(F&& f, Output& out) {
+    const size_t at = out.buf.size();
+    f(out.buf);
+    if (with_file_) out.buf.replace(at, 1, prefix_);
+    out.buf += '\n';
   }
   void record(const pmclog::Record& r, const LogState& st, Output& out) override {
     if (with_file_) {

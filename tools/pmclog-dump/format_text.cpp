@@ -85,6 +85,15 @@ void multipart_lines(std::string& b, const pmclog::Parts& ps, Frame&& frame) {
 
 class TextFormatter : public Formatter {
  public:
+  // The container's parts as lines before the records, marked by their "@OFFSET".
+  void container(const pmclog::Container& c, const LogState&, Output& out) override {
+    out.buf += pmclog::describe_container_header(c);
+    out.buf += '\n';
+    for (const auto& i : c.infos) {
+      out.buf += pmclog::describe_container_info(i, c.byte_order);
+      out.buf += '\n';
+    }
+  }
   void record(const pmclog::Record& r, const LogState& st, Output& out) override {
     std::string& b = out.buf;
     append_dec_right(b, r.offset, 10);

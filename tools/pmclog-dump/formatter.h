@@ -16,6 +16,8 @@ class Formatter {
  public:
   virtual ~Formatter() = default;
   virtual void begin(const LogState&, Output&) {}
+  // The PMCL container in front of the records (FORMAT.md §12.1), after begin().
+  virtual void container(const pmclog::Container&, const LogState&, Output&) {}
   virtual void record(const pmclog::Record& r, const LogState& st, Output& out) = 0;
   // A data error stopped (or interrupted, with --keep-going) the file.
   virtual void data_error(const pmclog::Error&, const LogState&, Output&) {}

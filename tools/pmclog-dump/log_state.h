@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pmclog/abi.h"
+#include "pmclog/container.h"
 #include "pmclog/record.h"
 
 namespace dump {
@@ -14,6 +15,7 @@ namespace dump {
 struct LogState {
   std::string file;  // name as given, "(stdin)" for "-"; untrusted: display_path() for text
   pmclog::Abi abi;
+  const pmclog::Container* container = nullptr;  // a PMCL container in front of the stream
   bool have_init = false;
   uint32_t version = 0;
   uint32_t cputype = 0;

@@ -25,10 +25,28 @@ constexpr int kExitUsageOrIo = 2;
 // Every kernel log starts with INITIALIZE (FORMAT.md §1.3): an empty file is no log.
 constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
 
+const pmclog::Container* st_container(const pmclog::OpenLog& in) {
+  return in.detection.container ? &*in.detection.container : nullptr;
+}
+
+std::string empty_message(const pmclog::Container* c) {
+  if (!c) return kEmptyInput;
+  return "no INITIALIZE record after the PMCL container: the stream at offset " +
+         std::to_string(c->size) + " is empty";
+}
+
 void show_abi(const pmclog::OpenLog& in, Output& out) {
   out.buf += in.display_name + ": " + pmclog::describe(in.detection.abi);
   out.buf += std::string(" (compression: ") + pmclog::compression_name(in.compression) + ")\n";
   for (const auto& e : in.detection.evidence) out.buf += "  " + e + "\n";
+  if (const auto& c = in.detection.container) {
+    out.buf += "  " + pmclog::describe_container_header(*c) + "\n";
+    for (const auto& i : c->infos)
+      out.buf += "  " + pmclog::describe_container_info(i, c->byte_order) + "\n";
+    for (const auto& issue : in.detection.container_issues)
+      out.buf += "  note: " + std::string(pmclog::container_problem_id(issue.problem)) + ": " +
+                 issue.message + "\n";
+  }
   if (in.detection.width_assumed)
     out.buf += "  note: no bytes settled the address width; use --address-width if it is wrong\n";
   if (in.detection.generation_assumed)
@@ -59,7 +77,7 @@ class Driver {
     pmclog::OpenLog& in = opened.value();
     if (o_.show_abi) {  // every line names the file: no header needed
       if (in.detection.empty) {  // an ABI would be invented: there are no bytes to tell it
-        report(in.display_name + ": " + kEmptyInput);
+        report(in.display_name + ": " + empty_message(st_container(in)));
         return kExitData;
       }
       show_abi(in, out_);
@@ -69,6 +87,7 @@ class Driver {
     LogState st;
     st.file = name == "-" ? "(stdin)" : name;
     st.abi = in.reader->abi();
+    if (in.detection.container) st.container = &*in.detection.container;
     return o_.stats ? loop(*in.reader, st, nullptr) : loop(*in.reader, st, fmt_.get());
   }
 
@@ -92,6 +111,7 @@ class Driver {
   int loop(pmclog::LogReader& reader, LogState& st, Formatter* fmt) {
     Stats stats(o_.top.value_or(o_.stats_json ? 0 : 10));  // JSON: every row unless --top
     if (fmt) fmt->begin(st, out_);
+    if (fmt && st.container) fmt->container(*st.container, st, out_);
     int status = 0;
     uint64_t shown = 0;
     pmclog::Record r;
@@ -105,7 +125,7 @@ class Driver {
       if (o_.select.to_offset && reader.offset() >= *o_.select.to_offset) break;
       const pmclog::Step step = reader.next(r, e);
       if (step == pmclog::Step::end) {
-        empty = reader.offset() == 0;
+        empty = reader.offset() == (st.container ? st.container->size : 0);
         break;
       }
       if (step == pmclog::Step::error) {
@@ -135,7 +155,7 @@ class Driver {
       else stats.add(r, st);
     }
     if (empty) {  // no summary either: its ABI line would be invented
-      report(file + ": " + kEmptyInput);
+      report(file + ": " + empty_message(st.container));
       return kExitData;
     }
     if (fmt) fmt->end(st, out_);

@@ -332,8 +332,17 @@ std::string event_label(const Event& e) {
 void Stats::print_text(const LogState& st, Output& out) {
   std::string& b = out.buf;
   auto it = std::back_inserter(b);
-  fmt::format_to(it, "file: {}\nabi: {}\nrecords: {} ({} bytes)\n", pmclog::display_path(st.file),
-                 pmclog::describe(st.abi), records_, bytes_);
+  fmt::format_to(it, "file: {}\nabi: {}\n", pmclog::display_path(st.file), pmclog::describe(st.abi));
+  if (const pmclog::Container* c = st.container) {
+    fmt::format_to(it, "container: PMCL version {}, arch {} ({}), {}-endian, {} bytes (the stream "
+                       "starts at offset {})\n",
+                   c->version, pmclog::container_arch_name(c->arch).value_or("unknown"), c->arch,
+                   pmclog::byte_order_name(c->byte_order), c->size, c->size);
+    for (const auto& i : c->infos)
+      fmt::format_to(it, "  @{:<8} {:<10} {:>6} bytes\n", i.offset,
+                     pmclog::info_type_name(i.type).value_or("unknown"), i.payload.size());
+  }
+  fmt::format_to(it, "records: {} ({} bytes)\n", records_, bytes_);
   for (const auto& [k, c] : kinds_)
     fmt::format_to(it, "  {:<15} {:>10} records {:>12} bytes\n", pmclog::kind_name(k), c.records, c.bytes);
   if (have_time_) {
@@ -430,6 +439,20 @@ void Stats::print_json(const LogState& st, Output& out) {
   fmt::format_to(it, ",\"generation\":\"{}\",\"address_width\":{},\"byte_order\":\"{}\"",
                  pmclog::generation_name(st.abi.generation), st.abi.address_width,
                  pmclog::byte_order_name(st.abi.byte_order));
+  if (const pmclog::Container* c = st.container) {
+    fmt::format_to(it, ",\"container\":{{\"version\":{},\"arch\":\"{}\",\"arch_code\":{},"
+                       "\"byte_order\":\"{}\",\"stream_offset\":{},\"infos\":[",
+                   c->version, pmclog::container_arch_name(c->arch).value_or("unknown"), c->arch,
+                   pmclog::byte_order_name(c->byte_order), c->size);
+    bool first_info = true;
+    for (const auto& i : c->infos) {
+      fmt::format_to(it, "{}{{\"offset\":{},\"info_type\":\"{}\",\"info_type_code\":{},\"length\":{}}}",
+                     first_info ? "" : ",", i.offset,
+                     pmclog::info_type_name(i.type).value_or("unknown"), i.type, i.payload.size());
+      first_info = false;
+    }
+    b += "]}";
+  }
   fmt::format_to(it, ",\"records\":{},\"bytes\":{},\"types\":{{", records_, bytes_);
   bool first = true;
   for (const auto& [k, c] : kinds_) {

@@ -32,6 +32,11 @@ bool LogSink::open(std::string& err) {
   return true;
 }
 
+void LogSink::emit_raw(const std::vector<uint8_t>& bytes) {
+  buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+  bytes_ += bytes.size();
+}
+
 void LogSink::emit(pmclog::RecordValue& r, uint64_t mono_ns) {
   if (abi_.legacy()) {
     const int64_t rt = static_cast<int64_t>(mono_ns) + rt_offset_;

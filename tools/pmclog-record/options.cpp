@@ -80,6 +80,9 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
       ("depth", po::value(&o.depth), "callchain depth limit (default 32, capped at the "
        "generation's maximum and kernel.perf_event_max_stack)")
       ("user-only", po::bool_switch(&o.user_only), "record user-space frames only")
+      ("container", po::bool_switch(&o.container),
+       "write a PMCL container in front of the log, as FreeBSD's pmc record does: this "
+       "machine's arch, CPU model, kernel release and build id, and CPUID leaves on x86")
       ("user-callchain", po::bool_switch(&o.user_callchain), "kernel-mode samples also keep "
        "the user-space frames, after the kernel ones (PMC_F_USERCALLCHAIN, pmcstat -U; M9, "
        "M10 only)")

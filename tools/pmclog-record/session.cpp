@@ -19,6 +19,7 @@
 #include "event_opening.h"
 #include "launcher.h"
 #include "log_sink.h"
+#include "pmclog/container.h"
 #include "perf_open.h"
 #include "pmc_ids.h"
 #include "pmclog/names.h"
@@ -293,6 +294,24 @@ int run_record(const Options& opt) {
   Converter conv(sink, cc);
   Merger merger(conv);
 
+  if (opt.container) {
+    // The container's magic and words are in the log's byte order (FORMAT.md §12.1). A log
+    // whose address width is not this machine's gets arch "other": the arch is a reader's
+    // evidence for the width.
+    pmclog::Container c = pmclog::host_container(abi.byte_order);
+    const auto w = pmclog::container_arch_width(c.arch);
+    if (w && *w != abi.address_width) {
+      if (!opt.quiet)
+        std::fprintf(stderr, "pmclog-record: note: the PMCL container says arch \"other\": this "
+                             "machine's %s writes %u-byte addresses, the log %u-byte ones\n",
+                     std::string(*pmclog::container_arch_name(c.arch)).c_str(), unsigned{*w},
+                     unsigned{abi.address_width});
+      c.arch = static_cast<uint16_t>(pmclog::ContainerArch::other);
+    }
+    std::vector<uint8_t> bytes;
+    pmclog::encode_container(c, bytes);
+    sink.emit_raw(bytes);
+  }
   const uint64_t t0 = monotonic_ns();
   {
     RecordValue init;

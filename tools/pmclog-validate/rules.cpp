@@ -141,6 +141,38 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "a legacy header timestamp earlier than the previous record's",
      "getnanotime() is wall-clock time, which can be stepped back (§2); the 28-bit "
      "nanosecond wrap is taken into account"},
+    // The container's reserved fields and the bytes after each string's NUL come from
+    // uninitialised memory in the recorder (§12.1): no rule looks at them.
+    {Rule::container_truncated, "container-truncated", S::error, C::container, D::on,
+     "the PMCL file header or an info header is cut by the end of the file",
+     "pmc record writes the whole container before the log stream (§12.1)"},
+    {Rule::container_past_end, "container-past-end", S::error, C::container, D::on,
+     "a PMCL info's payload length runs past the end of the file",
+     "the recorder writes every payload it announces (§12.1); the reader cannot go on"},
+    {Rule::container_no_done, "container-no-done", S::error, C::container, D::on,
+     "the file ends in the PMCL info list, with no DONE info before the log stream",
+     "the recorder ends the list with DONE before the kernel's stream (§12.1)"},
+    {Rule::container_version, "container-version", S::error, C::container, D::on,
+     "a PMCL container version other than 0",
+     "the reader rejects any version above 0 (§12.1): the layout after it is unknown"},
+    {Rule::container_sysinfo_length, "container-sysinfo-length", S::error, C::container, D::on,
+     "a SYSINFO info whose length is not 192",
+     "three 64-byte strings; the reader rejects any other length (§12.1)"},
+    {Rule::container_cpuid_length, "container-cpuid-length", S::error, C::container, D::on,
+     "a CPUID info whose length is not a multiple of 16",
+     "each leaf is eax, ebx, ecx, edx: 16 bytes (§12.1)"},
+    {Rule::container_pmcinfo_length, "container-pmcinfo-length", S::error, C::container, D::on,
+     "a PMCINFO info shorter than its 8-byte rate",
+     "the payload starts with a u64 rate (§12.1)"},
+    {Rule::container_done_length, "container-done-length", S::error, C::container, D::on,
+     "a DONE info with a payload",
+     "DONE has length 0 (§12.1); the stream is assumed to start after its payload"},
+    {Rule::container_arch, "container-arch", S::warning, C::container, D::on,
+     "a PMCL arch code that is not 0..5 (other, amd64, arm64, ppc64, riscv64, arm)",
+     "a newer recorder may add architectures; only the address width evidence is lost"},
+    {Rule::container_unknown_info, "container-unknown-info", S::warning, C::container, D::on,
+     "a PMCL info type other than DONE, SYSINFO, PMCINFO, CPUID (skipped by its length)",
+     "its length still frames it, so a newer recorder's info is no damage"},
 }};
 
 }  // namespace
@@ -171,6 +203,7 @@ std::string_view category_name(Category c) {
     case Category::types: return "types";
     case Category::contents: return "contents";
     case Category::structure: return "structure";
+    case Category::container: return "container";
   }
   return "?";
 }

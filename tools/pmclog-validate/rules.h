@@ -12,7 +12,7 @@ namespace pmclog::validate {
 enum class Severity : uint8_t { warning, error };
 std::string_view severity_name(Severity s);  // "warning" / "error"
 
-enum class Category : uint8_t { framing, types, contents, structure };
+enum class Category : uint8_t { framing, types, contents, structure, container };
 std::string_view category_name(Category c);
 
 enum class Rule : uint8_t {
@@ -58,8 +58,19 @@ enum class Rule : uint8_t {
   sample_after_exit,
   map_out_without_map_in,
   time_backwards,
+  // the PMCL container of `pmc record` (§12.1); ids match pmclog::container_problem_id()
+  container_truncated,
+  container_past_end,
+  container_no_done,
+  container_version,
+  container_sysinfo_length,
+  container_cpuid_length,
+  container_pmcinfo_length,
+  container_done_length,
+  container_arch,
+  container_unknown_info,
 };
-inline constexpr size_t kRuleCount = static_cast<size_t>(Rule::time_backwards) + 1;
+inline constexpr size_t kRuleCount = static_cast<size_t>(Rule::container_unknown_info) + 1;
 
 // When a rule is on unless the user says otherwise.
 enum class Default : uint8_t {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <cstring>
 #include <string_view>
 
@@ -248,8 +250,37 @@ FileResult validate_reader(std::string name, LogReader& reader, const Config& cf
   return res;
 }
 
+namespace {
+
+// The container's problems (FORMAT.md §12.1) as diagnostics, before the records' ones.
+void add_container_issues(FileResult& res, const std::vector<ContainerIssue>& issues,
+                          const Config& cfg) {
+  std::vector<Diagnostic> found;
+  for (const ContainerIssue& i : issues) {
+    const auto rule = parse_rule(container_problem_id(i.problem));
+    if (!rule || !cfg.on(*rule)) continue;
+    const Severity sev = info(*rule).severity;
+    (sev == Severity::error ? res.errors : res.warnings) += 1;
+    found.push_back(Diagnostic{i.offset, 0, *rule, sev, i.message, 0});
+  }
+  res.diagnostics.insert(res.diagnostics.begin(), found.begin(), found.end());
+}
+
+}  // namespace
+
 FileResult validate_file(const std::string& name, const AbiHint& hint, const Config& cfg) {
-  auto opened = open_log(name, hint);
+  std::vector<ContainerIssue> issues;
+  auto opened = open_log(name, hint, &issues);
+  const bool fatal = std::any_of(issues.begin(), issues.end(), [](const ContainerIssue& i) {
+    return container_problem_fatal(i.problem);
+  });
+  if (!opened.ok() && fatal) {
+    // The container stopped the opening: that is its finding, not "not a log".
+    FileResult res;
+    res.name = name;
+    add_container_issues(res, issues, cfg);
+    return res;
+  }
   if (!opened.ok()) {
     const Error& e = opened.error();
     FileResult res;
@@ -270,11 +301,13 @@ FileResult validate_file(const std::string& name, const AbiHint& hint, const Con
       res.io_error = true;
       res.io_message = name + ": " + msg;  // the report shows the name (report_text.cpp)
     }
+    add_container_issues(res, issues, cfg);
     return res;
   }
   OpenLog& log = opened.value();
   FileResult res = validate_reader(name, *log.reader, cfg);
   res.abi_evidence = log.detection.evidence;
+  add_container_issues(res, log.detection.container_issues, cfg);
   return res;
 }
 

@@ -51,6 +51,8 @@ class FaultInjector {
   // `in` holds whole, valid records; their (possibly damaged) bytes are appended to `out`.
   void process(std::span<const uint8_t> in, std::vector<uint8_t>& out);
   void finish(std::vector<uint8_t>& out);  // releases a record held back for truncation
+  // Bytes written in front of the records, untouched (a PMCL container): offsets stay file offsets.
+  void skip_bytes(uint64_t n) { offset_ += n; }
   bool stopped() const { return stopped_; }
   const std::vector<InjectedFault>& faults() const { return faults_; }
   std::string listing_json() const;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "line_reader.h"
+#include "pmclog/container.h"
 #include "pmclog/encode.h"
 #include "pmclog/json.h"
 #include "pmclog/kind.h"
@@ -44,7 +45,8 @@ void refuse_non_text(std::string_view head, const std::string& name) {
   const auto* b = reinterpret_cast<const uint8_t*>(head.data());
   // A log starts with a header word whose magic byte 0xEE is byte 3 (little-endian) or
   // byte 0 (big-endian) (docs/format.md); no JSON text starts like that.
-  if (head.size() >= 4 && (b[0] == kHeaderMagic || (b[3] == kHeaderMagic && b[0] % 4 == 0)))
+  if (head.size() >= 4 && (b[0] == kHeaderMagic || (b[3] == kHeaderMagic && b[0] % 4 == 0) ||
+                           has_container_magic({b, 4})))
     throw ToolError(kExitBadData, name + ": this is a pmclog file, not JSON Lines (use "
                                          "pmclog-dump --format=jsonl)");
   const std::span<const uint8_t> bytes(b, head.size());
@@ -96,6 +98,15 @@ class AbiResolver {
     const uint8_t w = opt_.address_width.value_or(width_ ? width_ : 8);
     Abi a{g, w, o, time_width_ ? time_width_ : default_time_width(w, o)};
     return a;
+  }
+  // The byte order of a pmcl-header line (the container's is the log's, FORMAT.md §12.1).
+  void container_byte_order(std::string_view line) {
+    if (have_order_) return;
+    auto c = parse_container_json(line, ByteOrder::little);
+    if (c.ok() && c->header && c->has_byte_order) {
+      order_ = c->head.byte_order;
+      have_order_ = true;
+    }
   }
   bool width_assumed() const { return !opt_.address_width && !width_ && width_mattered_; }
 
@@ -242,6 +253,10 @@ void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& 
     ahead.push_back({reader.line_number(), std::string(line)});
     if (blank(line)) continue;
     any = true;
+    if (is_container_json_line(line)) {  // the container tells the byte order, no more
+      resolver.container_byte_order(line);
+      continue;
+    }
     auto h = peek_json_line(PaddedLine{line});
     if (!h.ok()) continue;  // reported with its line number below
     // Only the chosen file's lines tell its ABI (files of one dump may differ).
@@ -271,13 +286,48 @@ void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& 
   auto fail = [&](const std::string& msg) -> void {
     throw ToolError(kExitBadData, fmt::format("{}:{}: {}", name, lineno, msg));
   };
+  // The PMCL container (docs/jsonl.md): its lines come first, header then infos, DONE last;
+  // written in the log's byte order.
+  enum class Box { none, open, done } box = Box::none;
+  const auto container_line = [&](std::string_view text) {
+    auto c = parse_container_json(text, abi.byte_order);
+    if (!c.ok()) fail(c.error().message);
+    if (!files.wanted(c->has_file, c->file)) return;  // another file's container
+    if (nrecords > 0)
+      fail("a " + std::string(c->header ? "pmcl-header" : "pmcl-info") +
+           " line after the first record: the PMCL container goes in front of the log");
+    std::vector<uint8_t> out;
+    if (c->header) {
+      if (box != Box::none) fail("a second pmcl-header line: a log has one PMCL container");
+      c->head.byte_order = abi.byte_order;
+      encode_container_header(c->head, out);
+      box = Box::open;
+    } else {
+      if (box == Box::none) fail("a pmcl-info line before the pmcl-header line");
+      if (box == Box::done) fail("a pmcl-info line after the DONE info: the log starts there");
+      if (auto r = encode_container_info(c->info, abi.byte_order, out); !r.ok())
+        fail(r.error().message);
+      if (c->info.type == static_cast<uint8_t>(InfoType::done)) box = Box::done;
+    }
+    output().write_raw(out);
+  };
   auto handle = [&](std::string_view text, uint64_t number, bool padded) {
     lineno = number;
     if (blank(text)) return;
+    const bool container = is_container_json_line(text);
+    if (container) return container_line(text);
     if (files.selecting()) {
       auto h = padded ? peek_json_line(PaddedLine{text}) : peek_json_line(text);
       if (!h.ok()) fail(h.error().message);
       if (!files.wanted(h->has_file, h->file)) return;
+    }
+    if (box == Box::open) {  // the infos ended without DONE: a reader needs it
+      std::vector<uint8_t> done;
+      encode_container_info(make_done(), abi.byte_order, done);
+      output().write_raw(done);
+      box = Box::done;
+      if (!opt.quiet)
+        fmt::print(stderr, "pmclog-write: note: the PMCL container has no DONE info; adding one\n");
     }
     auto parsed = padded ? parse_json_record_info(PaddedLine{text}, abi, info)
                          : parse_json_record_info(text, abi, info);

@@ -26,6 +26,7 @@
 #include "record_stream.h"
 #include "same_file.h"
 #include "size_parse.h"
+#include "synth_container.h"
 #include "synth_model.h"
 #include "temp_cleanup.h"
 #include "tool_error.h"
@@ -123,7 +124,9 @@ int run(int argc, char** argv) {
       ("ibs", "multipart (AMD IBS) callchains for a share of the samples: IBS_OP or "
               "IBS_FETCH, then the CALLCHAIN (modern generations)")
       ("cpu-buffer-size", po::value(&cpubuf_s),
-       "modern per-CPU log buffer size (default 256KiB, at least 8KiB)");
+       "modern per-CPU log buffer size (default 256KiB, at least 8KiB)")
+      ("container", "a PMCL container in front of the log, as pmc record writes (FORMAT.md "
+       "§12.1): arch from the ABI, plausible SYSINFO and (x86) CPUID facts");
   po::options_description hidden;
   hidden.add_options()("input", po::value(&input));
   po::positional_options_description pos;
@@ -142,7 +145,7 @@ int run(int argc, char** argv) {
   const bool quiet = vm.count("quiet") > 0;
   if (!synth) {
     for (const char* o : {"records", "size", "processes", "depth", "events", "cpus",
-                          "cpu-buffer-size", "time-width", "ibs"})
+                          "cpu-buffer-size", "time-width", "ibs", "container"})
       if (vm.count(o)) throw UsageError(std::string("--") + o + " is a synth option");
   }
   if (!inject_log.empty() && injects.empty()) throw UsageError("--inject-log needs --inject");
@@ -198,6 +201,11 @@ int run(int argc, char** argv) {
     progress = std::make_unique<Progress>(!quiet && Progress::stderr_is_terminal(), s.size,
                                           s.records);
     stream = std::make_unique<RecordStream>(out, injector.get(), progress.get());
+    if (vm.count("container")) {
+      std::vector<uint8_t> bytes;
+      encode_container(synth_container(s.abi, seed), bytes);
+      stream->write_raw(bytes);
+    }
     run_synth(s, *stream);
     stream->finish();
     throw_if_failed(out.commit());

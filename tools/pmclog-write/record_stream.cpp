@@ -34,6 +34,13 @@ void RecordStream::write_records(std::span<const uint8_t> records) {
   out(records);
 }
 
+void RecordStream::write_raw(std::span<const uint8_t> bytes) {
+  flush();
+  if (injector_) injector_->skip_bytes(bytes.size());
+  if (!bytes.empty()) throw_if_failed(file_.write(bytes.data(), bytes.size()));
+  written_ += bytes.size();
+}
+
 void RecordStream::finish() {
   flush();
   if (injector_) {

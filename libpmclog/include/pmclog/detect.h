@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pmclog/abi.h"
+#include "pmclog/container.h"
 #include "pmclog/error.h"
 
 namespace pmclog {
@@ -30,10 +31,20 @@ struct Detection {
   // Fewer than 4 bytes: no header word, so no log (every log starts with INITIALIZE). The
   // ABI is a placeholder then, for readers that go on to report the empty input.
   bool empty = false;
+  // A PMCL container in front of the stream (FORMAT.md §12.1): its parts, what is wrong with
+  // it, and where the pmclog stream starts (0 without one). Its magic settles the byte order
+  // and its arch the address width (unless the caller gives them).
+  std::optional<Container> container;
+  std::vector<ContainerIssue> container_issues;
+  uint64_t stream_offset = 0;
 };
 
 // Examines a prefix of the log (the more, the better the width evidence; a few MiB is plenty).
-// Fails only when the byte order or generation cannot be settled and no hint gives them.
-Result<Detection> detect_abi(std::span<const uint8_t> prefix, const AbiHint& hint = {});
+// Fails only when the byte order or generation cannot be settled and no hint gives them, or
+// when a PMCL container at the start is damaged beyond reading (the message names the
+// offset; Errc::bad_abi). `whole`: the prefix is the whole input (else a container cut by
+// its end is reported as longer than the bytes examined).
+Result<Detection> detect_abi(std::span<const uint8_t> prefix, const AbiHint& hint = {},
+                             bool whole = true);
 
 }  // namespace pmclog

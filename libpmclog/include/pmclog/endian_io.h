@@ -70,6 +70,15 @@ inline void store64_words(uint8_t* p, uint64_t v) {
 }
 
 // Runtime-dispatched forms for code off the hot path.
+// u16 (the PMCL container's native struct fields, FORMAT.md §12.1).
+inline uint16_t load16(ByteOrder o, const uint8_t* p) {
+  return o == ByteOrder::little ? boost::endian::endian_load<uint16_t, 2, order::little>(p)
+                                : boost::endian::endian_load<uint16_t, 2, order::big>(p);
+}
+inline void store16(ByteOrder o, uint8_t* p, uint16_t v) {
+  o == ByteOrder::little ? boost::endian::endian_store<uint16_t, 2, order::little>(p, v)
+                         : boost::endian::endian_store<uint16_t, 2, order::big>(p, v);
+}
 inline uint32_t load32(ByteOrder o, const uint8_t* p) {
   return o == ByteOrder::little ? load32<ByteOrder::little>(p) : load32<ByteOrder::big>(p);
 }

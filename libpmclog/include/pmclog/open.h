@@ -63,7 +63,12 @@ struct OpenLog {
 // An empty log opens fine (detection then assumes L3 LP64 little-endian and says so).
 // Damage inside a compressed stream is an Errc::io error from the reader, naming the
 // compression and the decompressed offset, after every record decoded before it.
-Result<OpenLog> open_log(const std::string& name, const AbiHint& hint = {});
+// A PMCL container in front of the stream (FORMAT.md §12.1) is read here: its parts are in
+// detection.container, the reader starts after it and record offsets stay file offsets.
+// `container_issues`, when given, receives what is wrong with the container (the fatal
+// problem that fails the opening included), for a validator.
+Result<OpenLog> open_log(const std::string& name, const AbiHint& hint = {},
+                         std::vector<ContainerIssue>* container_issues = nullptr);
 
 // A decompressing source over another source; nullptr for none.
 std::unique_ptr<ByteSource> decompressing_source(std::unique_ptr<ByteSource> src,

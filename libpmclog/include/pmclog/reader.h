@@ -91,6 +91,9 @@ class LogReader {
   SkippedRange resync();
 
   uint64_t offset() const;  // byte offset of the next record
+  // Moves past n bytes that are no records (a PMCL container in front of the stream), so that
+  // record offsets stay file offsets. Returns how many bytes there were to skip.
+  uint64_t discard(uint64_t n);
   // For detection before the ABI is known: up to n bytes from the current offset (a stream
   // reader buffers them; nothing is consumed).
   std::span<const uint8_t> peek(size_t n);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sets up a Debian 12 machine, then builds and runs every test: with g++-12 and clang++-14
-# (warnings are errors), and every test again (library, tools, fuzz corpus) under
-# AddressSanitizer and UBSan. This is what CI runs (.ci/run).
+# Sets up a Debian 12 machine, then builds and runs every test twice: with g++-12, and with
+# clang++-14 under AddressSanitizer and UBSan (library, tools, fuzz corpus); warnings are
+# errors in both. This is what CI runs (.ci/run). An unsanitized clang build is left out: the
+# sanitized one compiles the same code with clang's warnings, and the CI run must stay under
+# 25 minutes on two cores (PMCLOG_TEST_PLAIN_CLANG=1 adds it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,15 +12,17 @@ jobs=$(nproc)
 run() {  # name, then cmake options
   local dir=build-test-$1
   shift
-  echo "=== $dir: configure"
+  echo "=== $dir: configure ($(date -u +%H:%M:%S))"
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPMCLOG_WERROR=ON "$@" >/dev/null
   echo "=== $dir: build"
   cmake --build "$dir" -j"$jobs"
-  echo "=== $dir: test"
+  echo "=== $dir: test ($(date -u +%H:%M:%S))"
   ctest --test-dir "$dir" --output-on-failure -j"$jobs"
 }
 
 run gcc -DCMAKE_CXX_COMPILER=g++-12
-run clang -DCMAKE_CXX_COMPILER=clang++-14
+if [ "${PMCLOG_TEST_PLAIN_CLANG:-0}" = 1 ]; then
+  run clang -DCMAKE_CXX_COMPILER=clang++-14
+fi
 run asan -DCMAKE_CXX_COMPILER=clang++-14 -DPMCLOG_SANITIZE=ON -DPMCLOG_BUILD_BENCH=OFF
-echo "=== all test runs passed"
+echo "=== all test runs passed ($(date -u +%H:%M:%S))"

@@ -314,13 +314,14 @@ class Replay {
     return pmc_event_[pmcid] = t_.event(hex32(pmcid, "pmc-"));
   }
 
-  // PMCALLOCATE(DYN): the pmc's event; one that samples already used keeps its id.
-  void allocate(uint32_t pmcid, const std::string& name) {
-    if (unnamed_.erase(pmcid) != 0) {
-      t_.rename_event(pmc_event_[pmcid], name);
-      return;
-    }
-    pmc_event_[pmcid] = t_.event(name);
+  // PMCALLOCATE(DYN): the pmc's event (one that samples already used keeps its id) and its
+  // rate (0: not said).
+  void allocate(uint32_t pmcid, const std::string& name, uint64_t rate) {
+    if (unnamed_.erase(pmcid) != 0) t_.rename_event(pmc_event_[pmcid], name);
+    else pmc_event_[pmcid] = t_.event(name);
+    const uint32_t ev = pmc_event_[pmcid];
+    if (t_.event_rates.size() <= ev) t_.event_rates.resize(ev + 1);
+    if (rate != 0) t_.event_rates[ev] = rate;
   }
 
   bool event_selected(uint32_t pmcid, uint32_t ev) {
@@ -364,14 +365,15 @@ class Replay {
       case Kind::pmcallocate: {
         const auto code = static_cast<uint32_t>(h[Field::event]);
         auto n = pmclog::event_name(code, cputype_, abi_.generation, &dyn_);
-        allocate(static_cast<uint32_t>(h[Field::pmcid]), n ? std::string(*n) : hex32(code, "event-"));
+        allocate(static_cast<uint32_t>(h[Field::pmcid]), n ? std::string(*n) : hex32(code, "event-"),
+                 abi_.legacy() ? 0 : h[Field::rate]);
         break;
       }
       case Kind::pmcallocatedyn: {
         const auto code = static_cast<uint32_t>(h[Field::event]);
         std::string name = h.text.empty() ? hex32(code, "event-") : h.text;
         dyn_[code] = name;
-        allocate(static_cast<uint32_t>(h[Field::pmcid]), name);
+        allocate(static_cast<uint32_t>(h[Field::pmcid]), name, abi_.legacy() ? 0 : h[Field::rate]);
         break;
       }
       case Kind::pmcattach: {

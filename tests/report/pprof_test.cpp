@@ -278,6 +278,10 @@ TEST(Pprof, GoldenLogFieldsByDecodeRaw) {
   EXPECT_EQ(p.s(number(*types[0]->msg, 1)), "cpu-clock");
   EXPECT_EQ(p.s(number(*types[0]->msg, 2)), "count");
   EXPECT_EQ(p.s(number(*p.root, 14)), "cpu-clock");  // default_sample_type
+  // The period: the PMCALLOCATEDYN's rate (golden.jsonl: 1000 events per sample).
+  EXPECT_EQ(number(*p.root, 12), 1000u);
+  ASSERT_EQ(p.root->all(11).size(), 1u);
+  EXPECT_EQ(p.s(number(*p.root->all(11)[0]->msg, 1)), "cpu-clock");
   // Samples: leaf first, labels, one value each; 6 in all.
   const std::set<std::string> leaves{"sh+0x120", "libc.so.7+0x10", "libc.so.7+0x30", "yes+0x200",
                                      "[kernel] 0xffffffff80201000"};

@@ -349,7 +349,9 @@ int run_record(const Options& opt) {
       r[Field::event] = events[ei].spec.hardware ? (events[ei].spec.config & 0xFFFFFFFF)
                                                  : 0x20000 + events[ei].spec.config;
       r[Field::flags] = flags;
-      r[Field::rate] = opt.counting ? 0 : (opt.period ? *opt.period : opt.frequency);
+      // hwpmc's rate is the reload count (events per sample): known with -c; a frequency
+      // (-F) has none, the kernel varies the period, so 0 says "not known".
+      r[Field::rate] = opt.counting || !opt.period ? 0 : *opt.period;
       r.text = events[ei].spec.name;  // what was actually counted
       sink.emit(r, t0);
     }

@@ -7,9 +7,8 @@
 // samples, 29k pprof samples: encoding ~1% of the run, gzip ~6%, measured with perf).
 //
 // The shape:
-// - one sample type per event name, {event, "count"}; a second value (samples × period) only
-//   where the PMC's sampling rate is known: none today (modern PMCALLOCATE records carry the
-//   reload count, FORMAT.md, but the profile library keeps event names only);
+// - one sample type per event name, {event, "count"}; the profile's period is the default
+//   event's reload count where its PMCALLOCATE said it (modern logs: the rate field);
 // - one Sample per leaf node of the stack table (a stack in one context), locations leaf
 //   first, labels pid, tid, cpu (numbers), comm, thread (named threads), file (the input);
 // - one Location per address-level frame, at the frame's address in the object's own
@@ -121,10 +120,18 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
     event_type[e] = it == type_of.end() ? 0 : it->second;
   }
   prof.set_default_sample_type(str.id(safe(preferred)));
-  // Count-based sampling: a sample stands for `period` events of the PMC; the library keeps
-  // no reload count, so the period is left unset (0: unknown); its type names the counter.
+  // Count-based sampling: a sample stands for `period` events of the PMC, the reload count of
+  // its allocation; unset (0: unknown) when no log said it or two ids of the name disagree.
   prof.mutable_period_type()->set_type(str.id(safe(preferred)));
   prof.mutable_period_type()->set_unit(count);
+  uint64_t period = 0;
+  bool agree = true;
+  for (uint32_t e = 0; e < t.events.size() && e < t.event_rates.size(); ++e) {
+    if (t.events[e] != preferred || t.event_rates[e] == 0) continue;
+    if (period != 0 && period != t.event_rates[e]) agree = false;
+    period = t.event_rates[e];
+  }
+  if (agree && period != 0) prof.set_period(static_cast<int64_t>(period));
 
   // Functions: one per (name, source file), the names escaped once.
   std::map<std::pair<std::string, std::string>, uint64_t> function_ids;

@@ -63,6 +63,9 @@ struct Context {
 class Tables {
  public:
   std::vector<std::string> events;  // by event id: "cpu-clock", "INSTR_RETIRED_ANY"...
+  // By event id: events per sample, the reload count a modern PMCALLOCATE(DYN) carries in its
+  // rate field; 0 when unknown (legacy logs, counting PMCs, frequency-mode recorders).
+  std::vector<uint64_t> event_rates;
   std::vector<std::string> comms;   // by comm id
   std::vector<std::string> threads{std::string()};  // thread names by id; 0 is "no name"
   std::vector<std::string> inputs;  // input display names ("(stdin)" for "-"), in add_log order

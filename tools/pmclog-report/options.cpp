@@ -26,7 +26,8 @@ constexpr cli::HelpText kHelp{
     "Usage: pmclog-report [options] [LOG...]\n",
     R"txt(Where the time goes, from hwpmc(4) logs of any generation, address width and byte order:
 replays the address spaces, symbolizes every frame (elfutils) and prints the functions by
-samples (top) and/or folded stacks for flame graphs. Several logs are merged into one
+samples (top), folded stacks, a flame-graph SVG, a pprof profile, pmcstat -G's call graph,
+perf script's text or a speedscope file, from one reading. Several logs are merged into one
 profile (--by-file: one each). No LOG or "-" reads standard input, named "(stdin)" in
 messages; gzip, zstd, xz and bzip2 input is read as is.
 )txt",
@@ -37,6 +38,11 @@ messages; gzip, zstd, xz and bzip2 input is read as is.
   pmclog-report --output folded -o out.folded pmclog.out
                                               folded stacks: flamegraph.pl out.folded > x.svg
   pmclog-report --output top,folded -o top.txt -o out.folded a.log b.log.zst
+  pmclog-report --output svg -o flame.svg pmclog.out
+                                              an interactive flame graph (open in a browser)
+  pmclog-report --output pprof -o prof.pb.gz host*.pmclog
+                                              one pprof profile (pprof -http=: prof.pb.gz)
+  pmclog-report --output callgraph pmclog.out pmcstat -G's text (stackcollapse-pmc.pl)
   pmclog-report --sysroot /freebsd-root --kernel /freebsd-root/boot/kernel/kernel x.pmclog
   zstd -dc x.pmclog.zst | pmclog-report       from a pipe
   pmclog-report --generation L3 --address-width 4 --byte-order big old.pmclog

@@ -4,7 +4,8 @@
 // - the streaming reader, fed in odd-sized chunks, sees the same records and errors at the
 //   same offsets as the span reader;
 // - LogReader::for_each (whose fast path is a separate inline decoder) sees the same records,
-//   with the same fields, as next().
+//   with the same fields, as next();
+// - a multipart callchain's parts (parts.h) lie inside its slots, in order, whatever the header.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +32,20 @@ void check(bool ok, const char* what) {
   }
 }
 
+// The parts of a multipart callchain never reach past the record, nor overlap.
+void check_parts(const Record& r, const Abi& abi) {
+  if (r.kind != Kind::callchain || !is_multipart(r)) return;
+  const Parts ps = parts(r, abi);
+  uint32_t at = ps.header_slots();
+  for (const Part& p : ps.parts()) {
+    check(p.first >= at && p.first + p.len <= r.pcs.size(), "a part outside its record");
+    at = p.first + p.len;
+    for (uint32_t i = 0; i < p.len; ++i) (void)ps.slot(p.first + i);
+  }
+  check(ps.end() <= r.pcs.size(), "the parts end past the record");
+  for (uint32_t i = 0; i < r.pcs.size(); ++i) check(!ps.slot_label(i).empty(), "a slot without a label");
+}
+
 std::vector<Event> walk(LogReader& rd, const Abi& abi, bool check_roundtrip) {
   std::vector<Event> events;
   Record r;
@@ -40,6 +55,7 @@ std::vector<Event> walk(LogReader& rd, const Abi& abi, bool check_roundtrip) {
     if (st == Step::end) break;
     if (st == Step::record) {
       events.push_back({r.offset, 0, static_cast<uint8_t>(r.kind)});
+      check_parts(r, abi);
       if (check_roundtrip) {
         std::vector<uint8_t> bytes;
         const auto len = encode(to_value(r, abi), abi, bytes, EncodeOptions{false});

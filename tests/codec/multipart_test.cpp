@@ -109,7 +109,8 @@ TEST(Multipart, HandBytesBE64) {
       " AB CD EF 00 00 00 00 00  00 00 00 00 00 00 00 00"
       " 80 B3 C9 F1 FF FF FF FF  80 B3 E6 31 FF FF FF FF";
   expect_bytes(kBE64, v, want);
-  const pmclog::Record r = decode_one(kBE64, hex(want));
+  const std::vector<uint8_t> bytes = hex(want);  // the record is a view into them
+  const pmclog::Record r = decode_one(kBE64, bytes);
   expect_op_parts(kBE64, r, frames);
   const auto h = pmclog::parts(r, kBE64).header();
   EXPECT_EQ(h[0], 3);
@@ -139,7 +140,8 @@ TEST(Multipart, HandBytesLE32TwoSlotValues) {
       " F1 C9 B3 80  00 00 00 00   40 56 34 12  01 00 00 00"
       " F1 C9 B3 80";
   expect_bytes(kLE32, v, want);
-  const pmclog::Record r = decode_one(kLE32, hex(want));
+  const std::vector<uint8_t> bytes = hex(want);  // the record is a view into them
+  const pmclog::Record r = decode_one(kLE32, bytes);
   const pmclog::Parts ps = pmclog::parts(r, kLE32);
   EXPECT_FALSE(ps.error());
   EXPECT_EQ(ps.header_slots(), 2u);

@@ -155,14 +155,6 @@ std::string colour(Kind k, std::string_view name) {
   return buf;
 }
 
-const char* reason(pmcprofile::Unresolved u) {
-  switch (u) {
-    case pmcprofile::Unresolved::no_mapping: return "outside every mapping";
-    case pmcprofile::Unresolved::object_missing: return "object missing";
-    case pmcprofile::Unresolved::no_symbols: return "no symbols";
-    default: return "resolved";
-  }
-}
 
 // A distinct frame of the graph: its name (cleaned), what kind, and the hover text's
 // second line (object, kernel, inlined, why unresolved).
@@ -373,7 +365,7 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
       auto add = [&](const std::string& w) { about += (about.empty() ? "" : ", ") + w; };
       if (f.kernel) add("kernel");
       if (r.inlined) add("inlined");
-      if (f.why != pmcprofile::Unresolved::none) add(std::string("unresolved: ") + reason(f.why));
+      if (f.why != pmcprofile::Unresolved::none) add(std::string("unresolved: ") + pmcprofile::unresolved_reason(f.why));
       l.about = about;
       return l;
     });

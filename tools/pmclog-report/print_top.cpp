@@ -23,14 +23,6 @@ std::string pad_right(const std::string& s, size_t w) {
   return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
 }
 
-const char* reason(pmcprofile::Unresolved u) {
-  switch (u) {
-    case pmcprofile::Unresolved::no_mapping: return "outside every mapping";
-    case pmcprofile::Unresolved::object_missing: return "object missing";
-    case pmcprofile::Unresolved::no_symbols: return "no symbols";
-    default: return "resolved";
-  }
-}
 
 }  // namespace
 
@@ -114,7 +106,7 @@ std::string format_unresolved(const pmcprofile::Profile& p, pmcprofile::Session&
     for (int k = 1; k < pmcprofile::kUnresolvedKinds; ++k) {
       if (counts[k] == 0) continue;
       l += l.empty() ? "" : ", ";
-      l += std::to_string(counts[k]) + " " + reason(static_cast<pmcprofile::Unresolved>(k));
+      l += std::to_string(counts[k]) + " " + pmcprofile::unresolved_reason(static_cast<pmcprofile::Unresolved>(k));
     }
     return l;
   };
@@ -135,7 +127,7 @@ std::string format_unresolved(const pmcprofile::Profile& p, pmcprofile::Session&
     const auto& info = s.objects().peek(o.id);
     // The log names the path: escaped, as it may reach a terminal (stderr without top).
     out += "#   " + (info.path.empty() ? std::string("(no name)") : pmclog::display_path(info.path)) +
-           ": " + std::to_string(o.frames) + " frames, " + reason(o.why);
+           ": " + std::to_string(o.frames) + " frames, " + pmcprofile::unresolved_reason(o.why);
     if (o.why == pmcprofile::Unresolved::object_missing) {
       const auto& loc = s.options().locate;
       // A kernel image is named by --kernel (or found under the sysroot, as any path).

@@ -22,6 +22,16 @@ enum class Unresolved : uint8_t {
 };
 inline constexpr int kUnresolvedKinds = 4;
 
+// Why a frame stayed unresolved, as reports say it ("resolved" for none).
+inline const char* unresolved_reason(Unresolved u) {
+  switch (u) {
+    case Unresolved::no_mapping: return "outside every mapping";
+    case Unresolved::object_missing: return "object missing";
+    case Unresolved::no_symbols: return "no symbols";
+    default: return "resolved";
+  }
+}
+
 // A frame resolved against the address spaces.
 struct Location {
   ObjectId object = kNoObject;  // kNoObject: outside every mapping

@@ -49,4 +49,18 @@ std::string write_log(const TempDir& dir, const std::string& name,
                       const std::vector<std::string>& jsonl);
 std::string hex(uint64_t v);
 
+// The synthetic logs' first records (M10, two cpu-clock/instructions pmcs) and where the
+// fake sysroot's libc is loaded, shared by the tests that write such logs.
+namespace synthetic {
+inline constexpr uint64_t kLibBase = 0x800200000;
+inline const char* const kInit =
+    R"({"type":"initialize","generation":"M10","byte_order":"little","address_width":8,)"
+    R"("version":167772160,"arch":1024,"tsc_freq":1000000000,"cpuid":"test","tsc":1000000000})";
+inline const char* const kCpuClock =
+    R"({"type":"pmcallocatedyn","pmcid":4294053632,"event":131072,"flags":386,"rate":1000,"evname":"cpu-clock"})";
+inline const char* const kInstructions =
+    R"({"type":"pmcallocatedyn","pmcid":4294053633,"event":131073,"flags":386,"rate":1000,"evname":"instructions"})";
+inline constexpr uint32_t kPmcA = 4294053632u, kPmcB = 4294053633u;
+}  // namespace synthetic
+
 }  // namespace reptest

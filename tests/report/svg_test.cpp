@@ -174,15 +174,7 @@ std::string js_string(const std::string& s) {
 }
 
 // The synthetic world of synthetic_test.cpp: a fake FreeBSD sysroot (fakeprog and libc).
-constexpr uint64_t kLibBase = 0x800200000;
-const char* kInit =
-    R"({"type":"initialize","generation":"M10","byte_order":"little","address_width":8,)"
-    R"("version":167772160,"arch":1024,"tsc_freq":1000000000,"cpuid":"test","tsc":1000000000})";
-const char* kCpuClock =
-    R"({"type":"pmcallocatedyn","pmcid":4294053632,"event":131072,"flags":386,"rate":1000,"evname":"cpu-clock"})";
-const char* kInstructions =
-    R"({"type":"pmcallocatedyn","pmcid":4294053633,"event":131073,"flags":386,"rate":1000,"evname":"instructions"})";
-constexpr uint32_t kPmcA = 4294053632u, kPmcB = 4294053633u;
+using namespace reptest::synthetic;
 
 std::string sample(uint32_t pmc, const std::vector<uint64_t>& pcs, bool user = true) {
   std::string s = R"({"type":"callchain","pid":100,"tid":100,"pmcid":)" + std::to_string(pmc) +

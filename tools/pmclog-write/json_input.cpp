@@ -44,7 +44,7 @@ std::optional<Generation> generation_of_version(uint32_t version) {
 void refuse_non_text(std::string_view head, const std::string& name) {
   const auto* b = reinterpret_cast<const uint8_t*>(head.data());
   // A log starts with a header word whose magic byte 0xEE is byte 3 (little-endian) or
-  // byte 0 (big-endian) (docs/format.md); no JSON text starts like that.
+  // byte 0 (big-endian) (format.md §2.2); no JSON text starts like that.
   if (head.size() >= 4 && (b[0] == kHeaderMagic || (b[3] == kHeaderMagic && b[0] % 4 == 0) ||
                            has_container_magic({b, 4})))
     throw ToolError(kExitBadData, name + ": this is a pmclog file, not JSON Lines (use "

@@ -233,7 +233,7 @@ void Checker::allocate(uint32_t pmcid, const Record& r, uint64_t index) {
 }
 
 // libpmc resolves a PMCALLOCATE's event code through its tables and aborts the whole parse
-// when that fails (format.md §12); the dump keeps decoding, so this is only a warning.
+// when that fails (format.md §12.1); the dump keeps decoding, so this is only a warning.
 void Checker::check_event_name(const Record& r, uint64_t index) {
   if (!cfg_.on(Rule::event_unknown_to_libpmc)) return;
   const uint32_t code = static_cast<uint32_t>(r[Field::event]);

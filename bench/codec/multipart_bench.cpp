@@ -1,4 +1,4 @@
-// Multipart callchains (FORMAT.md §12.2) cost per frame against plain ones: two logs of the
+// Multipart callchains (format.md §17) cost per frame against plain ones: two logs of the
 // same records and callchains, one plain and one where every record also carries an IBS_OP part in
 // front (header slot, 8 value slots, then the frames as the CALLCHAIN part), decoded in the
 // same run, interleaved, each repeated; medians of ns per frame. "plain" reads every frame of

@@ -1,4 +1,4 @@
-// The PMCL container (FORMAT.md §12.1): names, parsing with file offsets, encoding, payload
+// The PMCL container (format.md §18): names, parsing with file offsets, encoding, payload
 // builders. The JSON Lines form is in container_json.cpp, the host facts in container_host.cpp.
 #include "pmclog/container.h"
 
@@ -33,7 +33,7 @@ std::optional<uint8_t> container_arch_width(uint16_t arch) {
   switch (static_cast<ContainerArch>(arch)) {
     case ContainerArch::amd64:
     case ContainerArch::arm64:
-    case ContainerArch::ppc64:  // EMIT64 on __powerpc64__ in the trees of pmc record's era (§12.4)
+    case ContainerArch::ppc64:  // EMIT64 on __powerpc64__ in the trees of pmc record's era (format.md §19)
     case ContainerArch::riscv64: return 8;
     case ContainerArch::arm: return 4;
     default: return std::nullopt;

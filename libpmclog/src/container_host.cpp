@@ -1,5 +1,5 @@
-// The container facts of this machine, as `pmc record` gathers them on FreeBSD (FORMAT.md
-// §12.1), read the Linux way: /proc/cpuinfo's model, uname's release, the GNU build-id note
+// The container facts of this machine, as `pmc record` gathers them on FreeBSD (format.md
+// §18), read the Linux way: /proc/cpuinfo's model, uname's release, the GNU build-id note
 // in /sys/kernel/notes, and the CPUID leaves on x86 (standard, hypervisor, extended ranges).
 #include <sys/utsname.h>
 

@@ -47,7 +47,7 @@ inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
         plan.word_off[plan.nwords++] = f.offset;
         break;
       case FieldType::pad:
-      case FieldType::unwritten: break;  // never interpreted (FORMAT.md §2)
+      case FieldType::unwritten: break;  // never interpreted (format.md §5)
       case FieldType::path:
       case FieldType::addrs:
         plan.tail = f.type;
@@ -111,7 +111,7 @@ template <ByteOrder O, int W>
         break;
       case FieldType::chars: {
         // Fixed arrays need no terminator: the modern PMCALLOCATEDYN name can fill its 56
-        // bytes (FORMAT.md §5).
+        // bytes (format.md §8).
         const char* s = reinterpret_cast<const char*>(q);
         const void* nul = std::memchr(s, 0, f.size);
         out.text = {s, nul ? static_cast<size_t>(static_cast<const char*>(nul) - s) : f.size};

@@ -1,4 +1,4 @@
-// ABI detection from the bytes, following FORMAT.md §1.3. Every decision is reported with
+// ABI detection from the bytes, following format.md §2.2. Every decision is reported with
 // the evidence it rests on, so that a user can check it and override it.
 #include "pmclog/detect.h"
 
@@ -116,7 +116,7 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
   Detection det;
   Abi& abi = det.abi;
 
-  // 1. Byte order: 0xEE is the top byte of the header word (§1.3).
+  // 1. Byte order: 0xEE is the top byte of the header word (format.md §2.2).
   if (hint.byte_order) {
     abi.byte_order = *hint.byte_order;
     det.evidence.push_back("byte order: " + std::string(byte_order_name(abi.byte_order)) +
@@ -207,7 +207,7 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
                      "length 104 or 112); give the generation explicitly");
   }
 
-  // 3. Address width, from records whose size depends on it (§1.3 item 4).
+  // 3. Address width, from records whose size depends on it (format.md §2.2 step 5).
   abi.time_width = 8;
   if (hint.address_width) {
     abi.address_width = *hint.address_width;
@@ -306,7 +306,7 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
   if (abi.address_width != 4 && abi.address_width != 8)
     return abi_error("address width " + std::to_string(abi.address_width) + " is not 4 or 8");
 
-  // time_t width of the modern INITIALIZE timespec (§5): 104-byte INITIALIZE means i386.
+  // time_t width of the modern INITIALIZE timespec (format.md §8.1): 104-byte INITIALIZE means i386.
   if (hint.time_width) {
     abi.time_width = *hint.time_width;
   } else if (!abi.legacy() && type0 == 3 && len0 == 104) {

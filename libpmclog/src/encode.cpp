@@ -122,7 +122,7 @@ Result<uint16_t> encode(const RecordValue& r, const Abi& abi, std::vector<uint8_
   if (!len.ok()) return len;
   const ByteOrder o = abi.byte_order;
   const size_t start = out.size();
-  out.resize(start + len.value(), 0);  // zeros where the kernel leaves stale bytes (§2)
+  out.resize(start + len.value(), 0);  // zeros where the kernel leaves stale bytes (format.md §5)
   uint8_t* p = out.data() + start;
   uint8_t type = r.type;
   const Layout* l = nullptr;

@@ -1,4 +1,4 @@
-// Event-code lookup over the era tables, by each era's rule (FORMAT.md §8). What the tables
+// Event-code lookup over the era tables, by each era's rule (format.md §12.1). What the tables
 // hold (facts from FreeBSD's sys/dev/hwpmc/pmc_events.h of 9.3 and 12.x; no FreeBSD code is
 // copied):
 //  - legacy L2/L3 (9.x-11.x block layout): TSC 0x1000, AMD K7 0x2000, AMD K8 0x2080, Intel

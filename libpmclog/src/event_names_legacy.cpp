@@ -149,7 +149,7 @@ const EventBlock kBlocks[] = {
 // 9.3 begin with the seven architectural aliases. Codes are 0x10080 + the event's index in the
 // 9.3 IAP enum list (counted from that list: EVENT_04H_07H is 12, matching the golden log).
 constexpr uint32_t kIap = 0x10080;
-constexpr uint32_t kAtom = 0x8A;    // PMC_CPU_INTEL_ATOM (FORMAT.md §7.4)
+constexpr uint32_t kAtom = 0x8A;    // PMC_CPU_INTEL_ATOM (format.md §9.4)
 constexpr uint32_t kCoreI7 = 0x8B;  // PMC_CPU_INTEL_COREI7
 #define PMCLOG_ARCHITECTURAL(cpu)                                                            \
   {kIap + 521, cpu, "branch-instruction-retired"}, /* EVENT_C4H_00H */                        \

@@ -1,5 +1,5 @@
 // Event names of the modern era (M9/M10) for logs whose CPU has no pmu-events table match
-// (FORMAT.md §8): the static tables keep TSC and the AMD K7/K8 events at their legacy codes
+// (format.md §12.1): the static tables keep TSC and the AMD K7/K8 events at their legacy codes
 // and names (the golden stable/12 log names 0x1000 "TSC" and 0x2098 "BU_CPU_CLK_UNHALTED").
 // 12.x replaced the Intel tables (IAF, IAP, P4/P5/P6) by pmu-events, so an IAF code such as
 // 0x10000 has no static name in M9 or M10.

@@ -73,14 +73,14 @@ void pcs_members(std::string& out, const Record& r) {
     append_hex(out, r.pcs[i]);
   }
   out += ']';
-  // derived from cpuflags (FORMAT.md §7.1), informational
+  // derived from cpuflags (format.md §9.1), informational
   key(out, "cpu");
   append_u64(out, r.cpu());
   key(out, "usermode");
   append_u64(out, r.user_callchain() ? 1 : 0);
 }
 
-// Multipart callchains (FORMAT.md §12.2): "parts", derived from pcs and informational (the
+// Multipart callchains (format.md §17): "parts", derived from pcs and informational (the
 // reader ignores it): each part's type, len (slots) and first slot, with IBS values by
 // name, LBR from/to pairs, or the raw slots of an unknown type; a damaged header ends the
 // list with {"error":MESSAGE}.

@@ -275,10 +275,10 @@ std::optional<Error> check_members(const Collected& c, const RecordValue& r, con
       allowed[static_cast<size_t>(fs.id)] = true;
       allowed[static_cast<size_t>(kHexBase + static_cast<int>(fs.id))] = true;
     }
-    if (r.kind == Kind::callchain) {  // informational members derived from cpuflags (§7.1)
+    if (r.kind == Kind::callchain) {  // informational members derived from cpuflags (format.md §9.1)
       allowed[kCpu] = true;
       allowed[static_cast<size_t>(Field::usermode)] = true;
-      allowed[kParts] = true;  // multipart callchains (§12.2), informational
+      allowed[kParts] = true;  // multipart callchains (format.md §17), informational
     }
   }
   const std::bitset<kSlotCount> extra = c.seen & ~allowed;
@@ -411,7 +411,7 @@ Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& i
           break;
         case FieldType::u32:
           if (fs.id == Field::cpuflags && !has(f) && !has(kHexBase + f)) {
-            // CALLCHAIN: cpuflags = cpu << 16 | flags (FORMAT.md §7.1).
+            // CALLCHAIN: cpuflags = cpu << 16 | flags (format.md §9.1).
             uint64_t cpu = 0, user = 0;
             if (auto e = take(num(kCpu), 16, "cpu", cpu)) return *e;
             if (auto e = take(value_of(static_cast<int>(Field::usermode)), 1, "usermode", user))

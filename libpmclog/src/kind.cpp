@@ -45,7 +45,7 @@ std::string normalize(std::string_view s) {
   return r;
 }
 
-// Highest legacy type number per generation (FORMAT.md §1.1).
+// Highest legacy type number per generation (format.md §6).
 int legacy_max_type(Generation g) {
   switch (g) {
     case Generation::L1: return 13;
@@ -71,7 +71,7 @@ std::optional<Kind> parse_kind(std::string_view s) {
 std::optional<Kind> kind_of_type(Generation g, uint8_t type) {
   if (g <= Generation::L3) {
     // L2/L3 kept the enum value 3 but dropped MAPPINGCHANGE's struct, and their reader
-    // rejects the type (FORMAT.md §1.1, §4): only L1 defines it.
+    // rejects the type (format.md §6, §7): only L1 defines it.
     if (type > legacy_max_type(g) || (type == 3 && g != Generation::L1)) return std::nullopt;
     return static_cast<Kind>(type);
   }

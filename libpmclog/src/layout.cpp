@@ -1,4 +1,4 @@
-// The record layouts of every generation, written down once (FORMAT.md §4, §5). Offsets are
+// The record layouts of every generation, written down once (format.md §7, §8). Offsets are
 // not written by hand: they follow from the field order and the ABI's widths, as the kernel's
 // packed structs do.
 #include "pmclog/layout.h"
@@ -50,7 +50,7 @@ const std::vector<KindDecl>& declarations() {
       {Kind::dropnotify, kLegacy | kModern, {}},
       {Kind::initialize, kLegacy, {{F::version, T::u32}, {F::arch, T::u32}}},
       // Modern INITIALIZE embeds a native struct timespec {time_t tv_sec; long tv_nsec;},
-      // copied whole from the kernel's stack: its padding holds stale bytes (FORMAT.md §5).
+      // copied whole from the kernel's stack: its padding holds stale bytes (format.md §8.1).
       // i386: 4 + 4; LP64: 8 + 8; 32-bit arm/powerpc/mips: 8 + 4 + 4 bytes of padding.
       {Kind::initialize, kModern,
        {{F::version, T::u32}, {F::arch, T::u32}, {F::tsc_freq, T::u64_words},
@@ -78,7 +78,7 @@ const std::vector<KindDecl>& declarations() {
        {{F::pid, T::u32}, {F::entryaddr, T::addr}, {F::pmcid, T::u32}, {F::path, T::path}}},
       {Kind::procexec, kM9,
        {{F::pid, T::u32}, {F::pmcid, T::u32}, {F::entryaddr, T::addr}, {F::path, T::path}}},
-      // PMC_VERSION 0x0A added the PIE load base after the entry address (§5, §11).
+      // PMC_VERSION 0x0A added the PIE load base after the entry address (format.md §8, §20).
       {Kind::procexec, kM10,
        {{F::pid, T::u32}, {F::pmcid, T::u32}, {F::entryaddr, T::addr}, {F::dynaddr, T::addr},
         {F::path, T::path}}},
@@ -92,7 +92,7 @@ const std::vector<KindDecl>& declarations() {
       {Kind::map_in, kLegacy, {{F::pid, T::u32}, {F::start, T::addr}, {F::path, T::path}}},
       {Kind::map_in, kM9,
        {{F::pid, T::u32}, {F::pid, T::pad}, {F::start, T::addr}, {F::path, T::path}}},
-      // main's pad word became a union: u8 pl_pageshift, then 3 pad bytes (§12.3).
+      // main's pad word became a union: u8 pl_pageshift, then 3 pad bytes (format.md §16).
       {Kind::map_in, kM10,
        {{F::pid, T::u32}, {F::pageshift, T::u8}, {F::start, T::addr}, {F::path, T::path}}},
       {Kind::map_out, kLegacy, {{F::pid, T::u32}, {F::start, T::addr}, {F::end, T::addr}}},
@@ -106,7 +106,7 @@ const std::vector<KindDecl>& declarations() {
       {Kind::pmcallocatedyn, kL3,
        {{F::pmcid, T::u32}, {F::event, T::u32}, {F::flags, T::u32}, {F::evname, T::chars, 64}}},
       // The modern writer puts the rate at 32 and the 64-byte name at 40 in a 96-byte
-      // record, so only 56 name bytes reach the file (§5, "PMCALLOCATEDYN bug").
+      // record, so only 56 name bytes reach the file (format.md §11).
       {Kind::pmcallocatedyn, kModern,
        {{F::pmcid, T::u32}, {F::event, T::u32}, {F::flags, T::u32}, {F::pmcid, T::pad},
         {F::rate, T::u64_words}, {F::evname, T::chars, 56}}},

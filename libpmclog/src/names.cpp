@@ -1,4 +1,4 @@
-// Bit layouts and symbolic names of values inside records (FORMAT.md §7).
+// Bit layouts and symbolic names of values inside records (format.md §9).
 #include "pmclog/names.h"
 
 #include <cstdio>
@@ -81,7 +81,7 @@ std::string_view pmc_mode_name(uint32_t mode) {
 }
 
 std::string pmc_flags_names(uint32_t flags, Generation g) {
-  // §7.2: bit meanings by era.
+  // format.md §9.2: bit meanings by era.
   const bool legacy = g <= Generation::L3;
   std::pair<uint32_t, std::string_view> bits[] = {
       {0x1, legacy ? "FORCE" : "UNUSED1"},
@@ -124,7 +124,7 @@ struct CpuName {
   bool modern_only;
 };
 
-// L2 and later: explicit values (§7.4).
+// L2 and later: explicit values (format.md §9.4).
 constexpr CpuName kCpuTypes[] = {
     {0x00, "AMD_K7", false}, {0x01, "AMD_K8", false}, {0x80, "INTEL_P5", false},
     {0x81, "INTEL_P6", false}, {0x82, "INTEL_CL", false}, {0x83, "INTEL_PII", false},
@@ -152,7 +152,7 @@ constexpr CpuName kCpuTypes[] = {
     {0x602, "ARMV8_CORTEX_A76", true},
 };
 
-// L1: implicit enum order (§7.4).
+// L1: implicit enum order (format.md §9.4).
 constexpr std::string_view kL1CpuTypes[] = {"AMD_K7",   "AMD_K8",     "INTEL_P5",
                                             "INTEL_P6", "INTEL_CL",   "INTEL_PII",
                                             "INTEL_PIII", "INTEL_PM", "INTEL_PIV"};

@@ -1,4 +1,4 @@
-// Multipart callchains (parts.h, FORMAT.md §12.2).
+// Multipart callchains (parts.h, format.md §17).
 #include "pmclog/parts.h"
 
 #include <charconv>

@@ -66,7 +66,7 @@ Compression sniff_compression(std::span<const uint8_t> b) {
 }
 
 std::optional<std::string> foreign_format(std::span<const uint8_t> b) {
-  // A log's first word has its 0xee magic at byte 0 or 3 (FORMAT.md §1.3): never second-guess it.
+  // A log's first word has its 0xee magic at byte 0 or 3 (format.md §2.2): never second-guess it.
   if (b.size() >= 4 && (b[0] == 0xEE || b[3] == 0xEE)) return std::nullopt;
   for (const Foreign& f : kForeign)
     if (has(b, f.at, f.magic)) return std::string(f.what);

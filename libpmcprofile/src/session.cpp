@@ -88,14 +88,14 @@ class Replay {
   // `r` is a view into the mapping when the log is mapped (valid as long as the mapping).
   void push(const pmclog::Record& r) {
     ++rep_.records;
-    // Legacy headers keep only 28 bits of tv_nsec (FORMAT.md §2), too few to order by, and
+    // Legacy headers keep only 28 bits of tv_nsec (format.md §3.2), too few to order by, and
     // legacy kernels write one buffer per owner: file order is their time order.
     const uint64_t key = abi_.legacy() ? 0 : r.header.tsc;
     const uint64_t time = abi_.legacy()
                               ? uint64_t{r.header.ts_sec} * 1000000000ull + r.header.ts_nsec
                               : r.header.tsc;
     QueueItem it{key, seq_++, time, r.raw.data(), {}, 0, QueueItem::kInline, 0, 0, 0, 0};
-    // Multipart chains (FORMAT.md §12.2) are copied: their stack is a part of the slots.
+    // Multipart chains (format.md §17) are copied: their stack is a part of the slots.
     if (mapped_ && r.kind == Kind::callchain && !pmclog::is_multipart(r)) {
       it.pcs = r.pcs;
       it.pid = static_cast<uint32_t>(r[Field::pid]);
@@ -439,7 +439,7 @@ class Replay {
     }
   }
 
-  // A multipart callchain's stack (FORMAT.md §12.2): the CALLCHAIN part's frames, and with
+  // A multipart callchain's stack (format.md §17): the CALLCHAIN part's frames, and with
   // --ibs the IBS_OP RIP as the leaf (replacing the interrupted PC the chain starts with, or
   // alone when there is no CALLCHAIN part). A damaged header gives the parts before the
   // damage; no CALLCHAIN part and no --ibs RIP gives no frames.

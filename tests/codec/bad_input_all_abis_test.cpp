@@ -20,7 +20,7 @@ class BadInputAllAbis : public ::testing::TestWithParam<Abi> {
     ASSERT_GE(listing_.records.size(), 6u);
     victim_ = listing_.records[4];  // a record in the middle, after 4 good ones
   }
-  // Byte positions of the header word's magic, type and length in file order (§1.3, §2).
+  // Byte positions of the header word's magic, type and length in file order (format.md §2.2, §3.1).
   size_t magic_at() const { return le() ? 3 : 0; }
   size_t type_at() const { return le() ? 2 : 1; }
   void set_length(std::vector<uint8_t>& b, uint16_t len) const {
@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(AllAbis, BadInputAllAbis, ::testing::ValuesIn(all_abis(
                            return s;
                          });
 
-// A modern INITIALIZE of the other time_t's size does not fit the ABI (§5): 104 bytes where
+// A modern INITIALIZE of the other time_t's size does not fit the ABI (format.md §8.1): 104 bytes where
 // the LP64 ABI says 112 is below its size; 120 is not its size.
 TEST(BadInputModern, InitializeOfTheWrongSize) {
   const auto orig = read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");

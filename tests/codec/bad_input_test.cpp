@@ -217,7 +217,7 @@ TEST(BadInput, UnknownTypeIsSkippable) {
 }
 
 TEST(BadInput, UnknownModernTypes0And4) {
-  // Modern golden rec=5 DROPNOTIFY at 4416: types 0 and 4 do not exist in M (§1.1).
+  // Modern golden rec=5 DROPNOTIFY at 4416: types 0 and 4 do not exist in M (format.md §6).
   const auto orig = modern();
   for (uint8_t t : {0, 4}) {
     auto b = orig;

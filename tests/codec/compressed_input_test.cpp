@@ -83,7 +83,7 @@ bool same_abi(const pmclog::Abi& a, const pmclog::Abi& b) {
 }
 
 // A log big enough to span many reads and several compressed blocks: a modern fixture's
-// records repeated, each with its own TSC (any value is valid there, FORMAT.md §5) so that
+// records repeated, each with its own TSC (any value is valid there, format.md §3.3) so that
 // the compressed size grows with the log and a cut stream still holds whole blocks.
 std::vector<uint8_t> big_log(size_t copies) {
   const auto one = read_bytes(fixtures_dir() + "/M10-64-le.pmclog");

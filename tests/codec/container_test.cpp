@@ -1,4 +1,4 @@
-// The PMCL container (FORMAT.md §12.1): hand-written bytes in both byte orders, parse and
+// The PMCL container (format.md §18): hand-written bytes in both byte orders, parse and
 // encode byte-exact, the JSON Lines form lossless, damaged variants with their offsets, and
 // open_log over a mapped file, a pipe and gzip input with record offsets that stay file
 // offsets.
@@ -54,7 +54,7 @@ std::vector<uint8_t> x86_le() {
              "00 00 00 00  00 00 00 00");                 // DONE
 }
 
-// ppc64, big-endian: header, SYSINFO, DONE: the stream at 216 (FORMAT.md §12.1).
+// ppc64, big-endian: header, SYSINFO, DONE: the stream at 216 (format.md §18).
 std::vector<uint8_t> ppc_be() {
   return hex("50 4D 43 4C  00 00  00 03"
              "01 00 00 C0  00 00 00 00" +
@@ -391,7 +391,7 @@ TEST(Container, HostContainerParses) {
   const auto leaves = pmclog::cpuid_leaves_of(p.container->infos[1], ByteOrder::little);
   ASSERT_FALSE(leaves.empty());
   EXPECT_GE(leaves[0].eax, 1u);
-  EXPECT_EQ(p.container->size, 224u + 16u * leaves.size());  // FORMAT.md §12.1
+  EXPECT_EQ(p.container->size, 224u + 16u * leaves.size());  // format.md §18
 #endif
 }
 

@@ -1,4 +1,4 @@
-// ABI detection (detect.h, FORMAT.md §1.3): what the bytes settle, what they cannot, and
+// ABI detection (detect.h, format.md §2.2): what the bytes settle, what they cannot, and
 // overrides for every part.
 #include <gtest/gtest.h>
 
@@ -39,7 +39,7 @@ TEST(Detect, NoWidthEvidenceIsSaidToBeAssumed) {
 }
 
 TEST(Detect, ModernI386InitializeLengthGivesTheWidth) {
-  // A 104-byte modern INITIALIZE exists only on i386 (§1.3, §5): 4-byte addresses, 4-byte time_t.
+  // A 104-byte modern INITIALIZE exists only on i386 (format.md §2.2, §8.1): 4-byte addresses, 4-byte time_t.
   const Abi abi = Abi::make(Generation::M9, 4, ByteOrder::little);
   const auto b = log_of(abi, {make(K::initialize, false, {{Field::version, 0x09030000}}, "GenuineIntel-6-55-4"),
                               make(K::closelog, false, {})});
@@ -53,7 +53,7 @@ TEST(Detect, ModernI386InitializeLengthGivesTheWidth) {
 }
 
 TEST(Detect, ModernVersionChoosesM9OrM10) {
-  // PMC_VERSION major 0x09 -> one-address PROCEXEC (M9), 0x0A and later -> M10 (§1, §11).
+  // PMC_VERSION major 0x09 -> one-address PROCEXEC (M9), 0x0A and later -> M10 (format.md §2, §20).
   for (uint32_t version : {0x09030000u, 0x0A000000u, 0x0A030000u}) {
     const Generation want = version >> 24 >= 0x0A ? Generation::M10 : Generation::M9;
     const Abi abi = Abi::make(want, 8, ByteOrder::big);
@@ -105,7 +105,7 @@ TEST(Detect, NoMagicInTheFirstHeaderFails) {
 }
 
 TEST(Detect, LegacySubGenerations) {
-  // §1.3: INITIALIZE major 1 or a PCSAMPLE means L1; PMCALLOCATEDYN means L3.
+  // format.md §2.2: INITIALIZE major 1 or a PCSAMPLE means L1; PMCALLOCATEDYN means L3.
   for (const Abi& abi : all_abis()) {
     if (!abi.legacy()) continue;
     const auto b = read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog");

@@ -61,7 +61,7 @@ TEST(EncodeErrors, FixedStringTooLong) {
 }
 
 TEST(EncodeErrors, LegacyEvnameFillsItsField) {
-  // L3 PMCALLOCATEDYN evname is char[64] at 24 (§4): 64 characters leave no NUL.
+  // L3 PMCALLOCATEDYN evname is char[64] at 24 (format.md §7): 64 characters leave no NUL.
   const std::string name(64, 'E');
   auto v = make(K::pmcallocatedyn, true, {{Field::pmcid, 1}, {Field::event, 2}, {Field::flags, 3}}, name);
   std::vector<uint8_t> out;
@@ -78,7 +78,7 @@ TEST(EncodeErrors, LegacyEvnameFillsItsField) {
 }
 
 TEST(EncodeErrors, PathLongerThanPathMax) {
-  // PATH_MAX is 1024 with the NUL (§6): 1023 characters is the longest path.
+  // PATH_MAX is 1024 with the NUL (format.md §10): 1023 characters is the longest path.
   auto v = make(K::map_in, true, {{Field::pid, 1}, {Field::start, 0x1000}}, std::string(1023, 'p'));
   std::vector<uint8_t> out;
   auto len = pmclog::encode(v, kL3_64, out);
@@ -180,7 +180,7 @@ TEST(EncodeErrors, UnknownTypeRecordIsWrittenAndSkippable) {
   EXPECT_EQ(r.offset, 20u);
 }
 
-// FORMAT.md §1.1 type numbers, checked against kind_of_type()/type_of_kind() for every type
+// format.md §6 type numbers, checked against kind_of_type()/type_of_kind() for every type
 // byte of every generation.
 TEST(TypeNumbers, MatchFormatTable) {
   for (Generation g : {Generation::L1, Generation::L2, Generation::L3, Generation::M9, Generation::M10}) {
@@ -208,7 +208,7 @@ TEST(TypeNumbers, MatchFormatTable) {
 }
 
 // Type 3 is MAPPINGCHANGE only in L1: L2/L3 readers reject it and their pmclog.h no longer
-// has the struct (FORMAT.md §1.1 "3 (reader rejects)", §4 "L1 struct and reader only");
+// has the struct (format.md §6, §7);
 // in M it is INITIALIZE.
 TEST(TypeNumbers, MappingchangeOnlyInL1) {
   EXPECT_EQ(pmclog::kind_of_type(Generation::L1, 3), K::mappingchange);

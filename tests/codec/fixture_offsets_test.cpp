@@ -1,4 +1,4 @@
-// The 20 committed fixtures, read at offsets worked out by hand from FORMAT.md §2-§5 and the
+// The 20 committed fixtures, read at offsets worked out by hand from format.md §3-§8 and the
 // values tests/codec/fixture_records.cpp puts in. Neither the decoder nor the layout tables
 // are consulted, so a layout bug that the generator wrote into the fixtures and their
 // listings (which the decoder then agrees with) still fails here.
@@ -25,10 +25,10 @@ struct FixtureProbes {
 };
 
 // Header words: legacy 0xEE<<24 | type<<16 | length, modern the same in its first word; the
-// modern header TSC (0x0000123456789000) is one native 64-bit store at 8 (§3). 64-bit values
-// elsewhere are two words, low word first (§3). The modern timespec is native: tv_sec is
+// modern header TSC (0x0000123456789000) is one native 64-bit store at 8 (format.md §4). 64-bit values
+// elsewhere are two words, low word first (format.md §4). The modern timespec is native: tv_sec is
 // time_t (4 on i386, else 8), tv_nsec a long (4 on 32-bit, 8 on 64-bit), then 4 bytes of
-// padding on 32-bit producers with an 8-byte time_t (powerpc) (§5).
+// padding on 32-bit producers with an 8-byte time_t (powerpc) (format.md §8.1).
 const char* const kSecLE4 = "00 F1 53 65";  // 1700000000
 const char* const kSecBE4 = "65 53 F1 00";
 const char* const kNsecLE4 = "15 CD 5B 07";  // 123456789

@@ -14,7 +14,7 @@ using pmclog::RecordValue;
 namespace {
 
 // Builds the list while stamping each record with the next timestamp: the legacy header
-// keeps seconds and 28-bit nanoseconds (FORMAT.md §2), the modern one a TSC.
+// keeps seconds and 28-bit nanoseconds (format.md §3.2), the modern one a TSC.
 class Builder {
  public:
 
@@ -46,7 +46,7 @@ std::vector<RecordValue> fixture_records(const Abi& abi) {
   const uint64_t kpc = wide ? 0xffffffff80b3c9f1ull : 0xc0b3c9f1ull;
   const uint64_t libc = wide ? 0x800a00000ull : 0x28100000ull;
   const uint64_t text = wide ? 0x400b2cull : 0x08048b2cull;
-  // pmc ids (FORMAT.md §7.3): process-mode TS on IAP row 0, system-mode SC cpu 2 row 1.
+  // pmc ids (format.md §9.3): process-mode TS on IAP row 0, system-mode SC cpu 2 row 1.
   uint32_t proc_id = 0xff020700u, sys_id = 0x02000701u, soft_id = 0xff020f00u;
   if (g == Generation::M9) proc_id = 0xfff02700u, sys_id = 0x00201701u, soft_id = 0xfff00f05u;
   if (g == Generation::M10) proc_id = 0xfff20700u, sys_id = 0x00210701u, soft_id = 0xfff00f05u;
@@ -61,12 +61,12 @@ std::vector<RecordValue> fixture_records(const Abi& abi) {
       case Generation::M9: r[Field::version] = 0x09030000u; break;
       case Generation::M10: r[Field::version] = 0x0A000000u; break;
     }
-    // cputype (§7.4): INTEL_PIV in L1's enum, HASWELL / PPC_7450 / SKYLAKE / POWER8 later.
+    // cputype (format.md §9.4): INTEL_PIV in L1's enum, HASWELL / PPC_7450 / SKYLAKE / POWER8 later.
     if (g == Generation::L1) r[Field::arch] = 8;
     else if (legacy) r[Field::arch] = be ? 0x300 : 0x91;
     else r[Field::arch] = be ? 0x390 : 0x98;
     if (!legacy) {
-      r[Field::tsc_freq] = be ? 0 : 0x00000000b2d05e00ull;  // 3 GHz; 0 off x86 (§5)
+      r[Field::tsc_freq] = be ? 0 : 0x00000000b2d05e00ull;  // 3 GHz; 0 off x86 (format.md §8)
       r[Field::init_ts_sec] = 1700000000u;
       r[Field::init_ts_nsec] = 123456789u;
       r.text = be ? "POWER_004d" : "GenuineIntel-6-55-4";
@@ -80,7 +80,7 @@ std::vector<RecordValue> fixture_records(const Abi& abi) {
     r[Field::pid] = 1234;
     r.text = "/bin/sh";
   }
-  if (g == Generation::L1) {  // L2/L3 readers parse it, but no L2/L3 writer emits it (§1.2)
+  if (g == Generation::L1) {  // L2/L3 readers parse it, but no L2/L3 writer emits it (format.md §2.1)
     RecordValue& r = b.add(Kind::pcsample);
     r[Field::pid] = 1234;
     r[Field::pc] = wide ? libc + 0x1234 : text;
@@ -90,7 +90,7 @@ std::vector<RecordValue> fixture_records(const Abi& abi) {
   {
     RecordValue& r = b.add(Kind::pmcallocate);
     r[Field::pmcid] = sys_id;
-    // Codes libpmc of the era names (FORMAT.md §8): IAF INSTR_RETIRED_ANY in L2/L3; modern
+    // Codes libpmc of the era names (format.md §12.1): IAF INSTR_RETIRED_ANY in L2/L3; modern
     // libpmc has no IAF table, so K8 BU_CPU_CLK_UNHALTED, as the golden stable/12 log; L1's
     // table (as far as ours knows it) names only TSC.
     r[Field::event] = g == Generation::L1 ? 0x1000 : legacy ? 0x10000 : 0x2098;

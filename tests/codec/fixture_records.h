@@ -9,7 +9,7 @@
 namespace codec_test {
 
 // INITIALIZE first, at least one record of every kind the generation's writer emits
-// (FORMAT.md §1.1, §1.2: PCSAMPLE only in L1, MAPPINGCHANGE only in L1), CLOSELOG last.
+// (format.md §6, §2.1: PCSAMPLE only in L1, MAPPINGCHANGE only in L1), CLOSELOG last.
 // Values are realistic for the ABI (addresses fit its width). Deterministic.
 std::vector<pmclog::RecordValue> fixture_records(const pmclog::Abi& abi);
 

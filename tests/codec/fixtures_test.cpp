@@ -62,7 +62,7 @@ TEST_P(FixtureTest, DetectsItsAbi) {
     EXPECT_EQ(det->abi.time_width, abi.time_width);
   }
   if (abi.generation == Generation::L2 && det->abi.generation != Generation::L2) {
-    // Nothing in an L2 log's bytes tells it from an L3 one without PMCALLOCATEDYN (§1.3):
+    // Nothing in an L2 log's bytes tells it from an L3 one without PMCALLOCATEDYN (format.md §2.2):
     // detection may pick L3 but must say it assumed so, and a hint must settle it.
     EXPECT_EQ(det->abi.generation, Generation::L3);
     EXPECT_TRUE(det->generation_assumed);

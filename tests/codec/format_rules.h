@@ -1,6 +1,6 @@
-// The project's own reading of FORMAT.md, written independently of libpmclog: which record
-// kinds each generation has, their type numbers (§1.1) and the length the kernel writer
-// gives them (§4, §5). The fixture generator and the tests use it as the oracle the
+// The project's own reading of docs/format.md, written independently of libpmclog: which record
+// kinds each generation has, their type numbers (format.md §6) and the length the kernel writer
+// gives them (format.md §7, §8). The fixture generator and the tests use it as the oracle the
 // encoder and decoder are checked against.
 #pragma once
 
@@ -22,7 +22,7 @@ inline bool is_legacy(Generation g) {
   return g == Generation::L1 || g == Generation::L2 || g == Generation::L3;
 }
 
-// Type number of a kind in a generation (FORMAT.md §1.1). MAPPINGCHANGE counts only for L1:
+// Type number of a kind in a generation (format.md §6). MAPPINGCHANGE counts only for L1:
 // the L2/L3 readers reject type 3 and their headers no longer define the struct.
 inline std::optional<int> type_code(Generation g, Kind k) {
   const int legacy_max = g == Generation::L1 ? 13 : g == Generation::L2 ? 16 : 17;
@@ -86,7 +86,7 @@ inline std::vector<Kind> kinds_of(Generation g) {
   return out;
 }
 
-// FORMAT.md names, spelled out here rather than taken from kind_name().
+// format.md names, spelled out here rather than taken from kind_name().
 inline const char* format_name(Kind k) {
   switch (k) {
     case Kind::closelog: return "CLOSELOG";
@@ -123,7 +123,7 @@ inline uint32_t kernel_length(const Abi& abi, Kind k, size_t text_len = 0, size_
   const uint32_t A = abi.address_width;
   const uint32_t s = static_cast<uint32_t>(text_len) + 1;
   const uint32_t n = static_cast<uint32_t>(npc);
-  if (is_legacy(abi.generation)) {  // §4
+  if (is_legacy(abi.generation)) {  // format.md §7
     switch (k) {
       case Kind::closelog:
       case Kind::dropnotify: return 12;
@@ -146,7 +146,7 @@ inline uint32_t kernel_length(const Abi& abi, Kind k, size_t text_len = 0, size_
       default: return 0;
     }
   }
-  switch (k) {  // §5
+  switch (k) {  // format.md §8
     case Kind::closelog:
     case Kind::dropnotify: return 16;
     case Kind::initialize: return 32 + 2u * abi.time_width + 64;  // 104 on i386, else 112
@@ -173,7 +173,7 @@ inline uint32_t kernel_length(const Abi& abi, Kind k, size_t text_len = 0, size_
 
 // The 20 ABIs the committed fixtures cover, and their file stem, e.g. "L3-64-be".
 // A 32-bit big-endian producer is powerpc, whose time_t is 64-bit: its modern INITIALIZE
-// is 112 bytes, not i386's 104 (FORMAT.md §5).
+// is 112 bytes, not i386's 104 (format.md §8.1).
 inline Abi producer_abi(Generation g, uint8_t width, pmclog::ByteOrder order) {
   Abi abi = Abi::make(g, width, order);
   if (width == 4 && order == pmclog::ByteOrder::big) abi.time_width = 8;

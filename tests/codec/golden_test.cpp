@@ -41,7 +41,7 @@ TEST_P(GoldenTest, DetectsItsAbi) {
   EXPECT_EQ(det->abi.address_width, GetParam().abi.address_width);
   EXPECT_EQ(det->abi.byte_order, GetParam().abi.byte_order);
   EXPECT_FALSE(det->evidence.empty());
-  // Both logs hold MAP_OUT and path records, so the width is settled by bytes (§1.3).
+  // Both logs hold MAP_OUT and path records, so the width is settled by bytes (format.md §2.2).
   EXPECT_FALSE(det->width_assumed);
 }
 
@@ -67,7 +67,7 @@ TEST_P(GoldenTest, DecodesToExactlyTheListing) {
 }
 
 // encode(to_value(r)) + apply_patches(unwritten_bytes(r)) gives r.raw back; and since the
-// writer's buffers started zeroed, the stale bytes of FORMAT.md §2 are zero here, so the
+// writer's buffers started zeroed, the stale bytes of format.md §5 are zero here, so the
 // encoder alone must reproduce every byte.
 TEST_P(GoldenTest, ReencodesToTheSameBytes) {
   const auto bytes = read_bytes(base() + ".pmclog");
@@ -127,7 +127,7 @@ TEST(GoldenFolder, ListingNotesGiveTheRate) {
   EXPECT_EQ(f.back(), (std::pair<std::string, std::string>("rate", "0x4847464544434241")));
 }
 
-// The modern PMCALLOCATEDYN puts the rate at 32 and the name at 40 (FORMAT.md §5): check the
+// The modern PMCALLOCATEDYN puts the rate at 32 and the name at 40 (format.md §11): check the
 // raw bytes of the golden rec=17, whose rate 0x4847464544434241 is "ABCDEFGH" low word first.
 TEST(GoldenModern, AllocateDynNameAfterRate) {
   const auto bytes = read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");

@@ -1,4 +1,4 @@
-// Hand-written expected bytes: a record value, and the bytes FORMAT.md §4/§5/§9a says the
+// Hand-written expected bytes: a record value, and the bytes format.md §7/§8/§14 says the
 // kernel writes for it, compared with the encoder's output and decoded back.
 #pragma once
 
@@ -19,7 +19,7 @@ using pmclog::Field;
 using pmclog::RecordValue;
 
 // Header times used by every hand-written record: legacy ts 0x5A000000 s / 0x01234567 ns
-// (as in §9a), modern TSC 0x0000123456789ABC.
+// (as in format.md §14), modern TSC 0x0000123456789ABC.
 inline constexpr uint32_t kTsSec = 0x5A000000u, kTsNsec = 0x01234567u;
 inline constexpr uint64_t kTsc = 0x0000123456789ABCull;
 inline const char* const kLegacyTsLE = "00 00 00 5A  67 45 23 01";

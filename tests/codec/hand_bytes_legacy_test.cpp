@@ -1,4 +1,4 @@
-// Legacy records (L1/L2/L3, 12-byte header; FORMAT.md §2, §4, §9a) against bytes written out
+// Legacy records (L1/L2/L3, 12-byte header; format.md §3, §7, §14) against bytes written out
 // by hand. LE64 = amd64, LE32 = i386, BE32 = powerpc, BE64 = sparc64.
 #include "hand_bytes.h"
 
@@ -26,14 +26,14 @@ std::string be(const char* head, const char* body) {
   return std::string(head) + " " + kLegacyTsBE + " " + body;
 }
 
-// §9a, verbatim: legacy LP64 LE INITIALIZE, version 3.1.0, cputype HASWELL.
+// format.md §14, verbatim: legacy LP64 LE INITIALIZE, version 3.1.0, cputype HASWELL.
 TEST(HandBytesLegacy, Section9aInitialize) {
   expect_bytes(kL3_64,
                make(K::initialize, true, {{Field::version, 0x03010000}, {Field::arch, 0x91}}),
                "14 00 02 EE  00 00 00 5A  67 45 23 01  00 00 01 03  91 00 00 00");
 }
 
-// §9a, verbatim (with the 8 ts bytes filled in): LP64 LE CALLCHAIN, cpu 2, kernel mode.
+// format.md §14, verbatim (with the 8 ts bytes filled in): LP64 LE CALLCHAIN, cpu 2, kernel mode.
 TEST(HandBytesLegacy, Section9aCallchain) {
   expect_bytes(kL3_64,
                make(K::callchain, true,
@@ -43,7 +43,7 @@ TEST(HandBytesLegacy, Section9aCallchain) {
                "F1 C9 B3 80 FF FF FF FF  34 12 A0 00 08 00 00 00");
 }
 
-// §9a: LP64 MAP_IN with "/lib/libc.so.7": 24 + 15 = 39, rounded to 40; byte 39 is padding.
+// format.md §14: LP64 MAP_IN with "/lib/libc.so.7": 24 + 15 = 39, rounded to 40; byte 39 is padding.
 TEST(HandBytesLegacy, Section9aMapInPadding) {
   expect_bytes(kL3_64,
                make(K::map_in, true, {{Field::pid, 1234}, {Field::start, 0x800600000ull}},
@@ -78,7 +78,7 @@ TEST(HandBytesLegacy, Pmcdetach) {
                le("14 00 07 EE", "00 07 02 FF  D2 04 00 00"));
 }
 
-// EMIT64: low word first, then the high word (§3), in each byte order.
+// EMIT64: low word first, then the high word (format.md §4), in each byte order.
 TEST(HandBytesLegacy, ProccswValueLowWordFirst) {
   const auto v = make(K::proccsw, true,
                       {{Field::pmcid, 0xff020700}, {Field::value, 0x0000000500000007ull}, {Field::pid, 1234}});
@@ -194,7 +194,7 @@ TEST(HandBytesLegacy, InitializeBigEndian) {
                "EE 02 00 14  5A 00 00 00  01 23 45 67  03 01 00 00  00 00 03 00");
 }
 
-// §2: seconds truncated to 32 bits, nanoseconds masked to 28 bits (7 F's).
+// format.md §3.2: seconds truncated to 32 bits, nanoseconds masked to 28 bits (7 F's).
 TEST(HandBytesLegacy, TimestampMask) {
   const auto [sec, nsec] = pmclog::legacy_timestamp(0x100000005ull, 999999999u);
   EXPECT_EQ(sec, 5u);

@@ -1,4 +1,4 @@
-// Modern records (M9/M10, 16-byte header; FORMAT.md §2, §3, §5, §9a) against bytes written
+// Modern records (M9/M10, 16-byte header; format.md §3, §4, §8, §14) against bytes written
 // out by hand. LE64 = amd64, LE32 = i386 (time_t 4), BE64 = powerpc64, BE32 = powerpc.
 #include "hand_bytes.h"
 
@@ -26,7 +26,7 @@ std::string be(const char* head, const std::string& body) {
 const std::string kYesPath = "2F 75 73 72 2F 62 69 6E 2F 79 65 73 00 00 00 00";  // "/usr/bin/yes"
 const std::string kLibcPath = "2F 6C 69 62 2F 6C 69 62 63 2E 73 6F 2E 37 00 00";  // "/lib/libc.so.7"
 
-// §9a, verbatim: powerpc64 (main) PROCEXIT with value 0x0000000100000002. The header TSC is
+// format.md §14, verbatim: powerpc64 (main) PROCEXIT with value 0x0000000100000002. The header TSC is
 // a native big-endian uint64; the value is EMIT64, low word first.
 TEST(HandBytesModern, Section9aBigEndianProcexit) {
   RecordValue v = make(K::procexit, false,
@@ -56,7 +56,7 @@ TEST(HandBytesModern, InitializeLp64) {
 }
 
 TEST(HandBytesModern, InitializeI386Is104) {
-  // i386: time_t is 4 bytes, so the timespec is 8 and the record 104 (§5).
+  // i386: time_t is 4 bytes, so the timespec is 8 and the record 104 (format.md §8.1).
   expect_bytes(kM9_32,
                make(K::initialize, false,
                     {{Field::version, 0x09030000}, {Field::arch, 0x98}, {Field::tsc_freq, 0xb2d05e00},
@@ -67,7 +67,7 @@ TEST(HandBytesModern, InitializeI386Is104) {
                                  "47 65 6E 75 69 6E 65 49 6E 74 65 6C 2D 36 2D 35 35 2D 34" + zeros(45)));
 }
 
-// The timespec is a native struct {time_t tv_sec; long tv_nsec;} (§3, §5): one test per
+// The timespec is a native struct {time_t tv_sec; long tv_nsec;} (format.md §4, §8.1): one test per
 // 32/64-bit x little/big-endian producer. tv_nsec is a `long`: 8 bytes on LP64, 4 on ILP32,
 // where an 8-byte time_t (powerpc, arm) leaves 4 bytes of struct padding after it.
 TEST(HandBytesModern, InitializeBigEndianLp64Timespec) {  // powerpc64
@@ -150,7 +150,7 @@ TEST(HandBytesModern, Pmcallocate) {
 }
 
 TEST(HandBytesModern, PmcallocatedynRateAt32NameAt40) {
-  // The writer puts the rate at 32 and the name at 40; 56 name bytes fit in 96 (§5).
+  // The writer puts the rate at 32 and the name at 40; 56 name bytes fit in 96 (format.md §11).
   const auto v = make(K::pmcallocatedyn, false,
                       {{Field::pmcid, 0xfff00f05}, {Field::event, 0x20005}, {Field::flags, 0x20080},
                        {Field::rate, 0x10000}},
@@ -215,7 +215,7 @@ TEST(HandBytesModern, Procexit) {
 TEST(HandBytesModern, ProcforkSysexitUserdata) {
   expect_bytes(kM9_64, make(K::procfork, false, {{Field::oldpid, 1234}, {Field::newpid, 1241}}),
                le("18 00 0B EE", "D2 04 00 00  D9 04 00 00"));
-  // The pad word of SYSEXIT and USERDATA is never written; the encoder writes zeros (§2).
+  // The pad word of SYSEXIT and USERDATA is never written; the encoder writes zeros (format.md §5).
   expect_bytes(kM9_64, make(K::sysexit, false, {{Field::pid, 1234}}), le("18 00 0C EE", "D2 04 00 00  00 00 00 00"));
   expect_bytes(kM9_64, make(K::userdata, false, {{Field::userdata, 0xcafe}}),
                le("18 00 0D EE", "FE CA 00 00  00 00 00 00"));
@@ -237,7 +237,7 @@ TEST(HandBytesModern, MapIn) {
                                  "2F 62 6F 6F 74 2F 6B 65 72 6E 65 6C 2F 6B 65 72 6E 65 6C 00"));
 }
 
-// main's MAP_IN (M10): byte 20 is u8 pl_pageshift, 21..23 pad (FORMAT.md §12.3); the byte
+// main's MAP_IN (M10): byte 20 is u8 pl_pageshift, 21..23 pad (format.md §16); the byte
 // is the same whatever the byte order. M9 has no such field.
 TEST(HandBytesModern, MapInPageshiftM10) {
   const auto v = make(K::map_in, false,

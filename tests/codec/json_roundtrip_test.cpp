@@ -1,7 +1,7 @@
 // The JSON Lines form is lossless (json.h): append_json() of a decoded record, read back by
 // parse_json_record(), encoded and patched, gives the record's exact bytes, stale bytes
 // included. Checked on every committed fixture and golden log, and on golden logs whose
-// stale bytes (FORMAT.md §2) were filled with junk.
+// stale bytes (format.md §5) were filled with junk.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -74,7 +74,7 @@ TEST(JsonRoundTrip, GoldenLogsWithStaleBytes) {
   for (size_t off = 0; off + 16 <= modern.size();) {
     const size_t len = modern[off] | modern[off + 1] << 8;
     for (size_t i = 4; i < 8; ++i) modern[off + i] = static_cast<uint8_t>(0xC0 + i);
-    if (modern[off + 2] == 13) modern[off + 20] = 0x5A;  // USERDATA pad word (§5)
+    if (modern[off + 2] == 13) modern[off + 20] = 0x5A;  // USERDATA pad word (format.md §5)
     off += len;
   }
   check_lossless(modern, m9);

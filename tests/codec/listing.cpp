@@ -93,7 +93,7 @@ Listing parse_listing(const std::string& text) {
   std::string line;
   int line_no = 0;
   // A note such as "rec=16 passed reload count (rate) 0x..." states a value the rec line
-  // omits (modern PMCALLOCATEDYN, FORMAT.md §5); it is checked like a listed field.
+  // omits (modern PMCALLOCATEDYN, format.md §11); it is checked like a listed field.
   // (No regular expressions: g++-12 warns inside <regex> under the sanitizers.)
   std::map<int, std::string> noted_rate;
   while (std::getline(in, line)) {

@@ -10,7 +10,7 @@
 namespace codec_test {
 
 // One `rec=N off= len= type=NAME(CODE) ...` line (with its newline), built from the value
-// that was encoded, the type code and length FORMAT.md gives it (format_rules.h) and the
+// that was encoded, the type code and length docs/format.md gives it (format_rules.h) and the
 // offset: nothing here comes from decoding.
 std::string listing_line(const pmclog::Abi& abi, const pmclog::RecordValue& r, int rec_no,
                          uint64_t offset, uint32_t length);

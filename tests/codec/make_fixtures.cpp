@@ -4,7 +4,7 @@
 //   pmclog-make-fixtures FIXTURES_DIR          write all 20 ABIs
 //   pmclog-make-fixtures --check FIXTURES_DIR  exit 1 if any file would change
 //
-// The listing is written from the values passed to the encoder and from FORMAT.md's type
+// The listing is written from the values passed to the encoder and from docs/format.md's type
 // numbers and lengths (format_rules.h), never from decoding; the encoder's output length
 // and header word are checked against the same rules, so a wrong encoder stops here.
 #include <cstdio>
@@ -29,7 +29,7 @@ std::string read_all(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// The header word as FORMAT.md §2 says it must be: 0xEE, type, length, in file byte order.
+// The header word as format.md §3.1 says it must be: 0xEE, type, length, in file byte order.
 bool header_ok(const Abi& abi, const uint8_t* p, int type, uint32_t len) {
   const uint32_t want = 0xEEu << 24 | static_cast<uint32_t>(type) << 16 | len;
   uint32_t got = 0;
@@ -49,11 +49,11 @@ std::string abi_comment(const Abi& abi) {
 
 }  // namespace
 
-// The PMCL container fixtures (FORMAT.md §12.1): an amd64 container in front of the M10
+// The PMCL container fixtures (format.md §18): an amd64 container in front of the M10
 // 64-bit little-endian log (SYSINFO with reserved fields and a stale byte after the model's
 // NUL, two CPUID leaves, PMCINFO, an unknown type 9, DONE: the stream at 300) and a ppc64
 // one in front of the big-endian log (SYSINFO, DONE: the stream at 216). The listing's
-// offsets are summed from the §12.1 sizes here, not read back from the encoder.
+// offsets are summed from the format.md §18 sizes here, not read back from the encoder.
 struct ContainerFixture {
   std::string stem;
   Abi abi;
@@ -92,7 +92,7 @@ std::vector<ContainerFixture> container_fixtures() {
   return v;
 }
 
-// One listing line per container part, from the values given (sizes from FORMAT.md §12.1).
+// One listing line per container part, from the values given (sizes from format.md §18).
 std::string container_listing(const pmclog::Container& c, uint64_t& size) {
   std::string s = "# container: PMCL offset=0 magic=0x504d434c byte_order=" +
                   std::string(pmclog::byte_order_name(c.byte_order)) + " version=" +
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     std::string listing = "# expected records for " + stem +
                           ".pmclog, written by tests/codec/make_fixtures.cpp with libpmclog's encoder\n" +
                           abi_comment(abi) +
-                          "# format: as fixtures/golden/*.expected.txt; type codes and lengths from FORMAT.md, not from the decoder\n"
+                          "# format: as fixtures/golden/*.expected.txt; type codes and lengths from docs/format.md, not from the decoder\n"
                           "# note: PMCALLOCATE lines carry no evname: that name comes from libpmc's event tables, not from the record\n";
     const auto records = fixture_records(abi);
     for (size_t i = 0; i < records.size(); ++i) {
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
       }
       const int type = type_code(abi.generation, r.kind).value_or(-1);
       if (*got != want || bytes.size() - off != want || !header_ok(abi, bytes.data() + off, type, want)) {
-        std::fprintf(stderr, "%s rec=%zu %s: encoder wrote %u bytes / header, FORMAT.md says %u bytes type %d\n",
+        std::fprintf(stderr, "%s rec=%zu %s: encoder wrote %u bytes / header, docs/format.md says %u bytes type %d\n",
                      stem.c_str(), i, format_name(r.kind), static_cast<unsigned>(*got), want, type);
         ++failures;
       }
@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
                           abi_comment(f.abi) + container_listing(f.c, size);
     std::vector<uint8_t> bytes;
     if (!pmclog::encode_container(f.c, bytes).ok() || bytes.size() != size) {
-      std::fprintf(stderr, "%s: the container encoder wrote %zu bytes, FORMAT.md says %llu\n",
+      std::fprintf(stderr, "%s: the container encoder wrote %zu bytes, docs/format.md says %llu\n",
                    f.stem.c_str(), bytes.size(), static_cast<unsigned long long>(size));
       ++failures;
     }

@@ -1,4 +1,4 @@
-// Multipart callchains (FORMAT.md §12.2, parts.h): hand-written bytes for 64-bit little- and
+// Multipart callchains (format.md §17, parts.h): hand-written bytes for 64-bit little- and
 // big-endian and 32-bit little-endian producers, the parts read back from them, damage of
 // one record only, unknown part types kept raw, and the JSON Lines round trip.
 #include <gtest/gtest.h>

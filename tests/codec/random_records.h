@@ -42,7 +42,7 @@ class RandomRecords {
     v.kind = k;
     if (abi_.legacy()) {
       v.ts_sec = static_cast<uint32_t>(value(32));
-      v.ts_nsec = static_cast<uint32_t>(value(28));  // the 28-bit field (§2)
+      v.ts_nsec = static_cast<uint32_t>(value(28));  // the 28-bit field (format.md §3.2)
     } else {
       v.tsc = value(64);
     }

@@ -157,7 +157,7 @@ TEST(Resync, StopAndResume) {
 
 namespace {
 
-// The largest record the 16-bit length allows (65532 bytes, FORMAT.md §6), of a type L3
+// The largest record the 16-bit length allows (65532 bytes, format.md §10), of a type L3
 // lacks, streamed in 7-byte reads through the smallest buffer: reported, skipped, and the
 // record after it decodes.
 TEST(Stream, LargestRecordThroughTheSmallestBuffer) {

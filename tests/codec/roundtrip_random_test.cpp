@@ -1,6 +1,6 @@
 // Randomized round trips (fixed seeds): for every record kind of every generation x width x
 // byte order, random values within the fields' widths -> encode -> decode -> the same value;
-// the encoded length is the one FORMAT.md gives; the span reader and the streaming reader
+// the encoded length is the one docs/format.md gives; the span reader and the streaming reader
 // (chunks of 1, 7 and 4096 bytes) return identical records.
 #include <gtest/gtest.h>
 

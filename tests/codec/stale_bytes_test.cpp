@@ -1,4 +1,4 @@
-// Bytes the kernel never writes (FORMAT.md §2): the padding after a path's NUL, the modern
+// Bytes the kernel never writes (format.md §5): the padding after a path's NUL, the modern
 // header's spare word, and the pad word of modern SYSEXIT, USERDATA and THR_EXIT. In real
 // logs they hold stale buffer contents. The decoder must ignore them, the encoder writes
 // zeros there, and unwritten_bytes() + apply_patches() restore them exactly.
@@ -14,7 +14,7 @@ using pmclog::ByteOrder;
 
 namespace {
 
-// Offset of the path in a record of type `type` (§4, §5), or 0 when it has none.
+// Offset of the path in a record of type `type` (format.md §7, §8), or 0 when it has none.
 size_t path_offset(const Abi& abi, int type) {
   const size_t A = abi.address_width;
   if (abi.legacy()) {
@@ -114,7 +114,7 @@ TEST(StaleBytes, I386Fixture) {
   check("M9-32-le.pmclog", Abi::make(Generation::M9, 4, ByteOrder::little), 20 * 4);
 }
 
-// The modern PMCALLOCATEDYN holds only 56 bytes of the name (§5): a name that long has no
+// The modern PMCALLOCATEDYN holds only 56 bytes of the name (format.md §11): a name that long has no
 // NUL inside the record; it decodes to those 56 bytes and re-encodes to the same record.
 TEST(StaleBytes, ModernAllocateDynFullName) {
   const Abi abi = Abi::make(Generation::M9, 8, ByteOrder::little);

@@ -265,7 +265,7 @@ TEST(CliTools, TimeWidthReachesTheLog) {
                       w + " -o " + q(out),
                   d).status,
               0);
-    // The INITIALIZE is 104 bytes with a 4-byte time_t, 112 with an 8-byte one (FORMAT.md §5).
+    // The INITIALIZE is 104 bytes with a 4-byte time_t, 112 with an 8-byte one (format.md §8.1).
     const std::string want = std::string("\"time_width\":") + w;
     const Outcome r = run(q(kDump) + " --format=jsonl --head 1 " + q(out), d);
     EXPECT_NE(r.out.find(want), std::string::npos) << r.out;

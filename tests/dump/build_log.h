@@ -1,5 +1,5 @@
 // Building small logs with the library's encoder for tests that need records the fixtures
-// do not have (FORMAT.md §9 examples, hostile strings).
+// do not have (format.md §13 examples, hostile strings).
 #pragma once
 
 #include <gtest/gtest.h>

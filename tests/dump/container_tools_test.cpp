@@ -1,4 +1,4 @@
-// Every tool on a PMCL container file (FORMAT.md §12.1): pmclog-dump's text, jsonl,
+// Every tool on a PMCL container file (format.md §18): pmclog-dump's text, jsonl,
 // --show-abi, --explain and --stats; pmclog-write's round trip and `synth --container`;
 // pmclog-validate's rules; pmclog-report on a container + log; pmclog-record --container on
 // this machine; damaged containers with their offsets.

@@ -107,7 +107,7 @@ TEST(Damaged, CallchainNotWholeAddresses) {
 
 TEST(Damaged, CallchainTooDeep) {
   std::string b = seed();
-  const unsigned len = 24 + 129 * 8;  // L3 accepts up to 128 frames (FORMAT.md §9b)
+  const unsigned len = 24 + 129 * 8;  // L3 accepts up to 128 frames (format.md §10)
   b[kCallchain] = static_cast<char>(len & 0xFF);
   b[kCallchain + 1] = static_cast<char>(len >> 8);
   expect_damage("callchain-129", b, kCallchain, "depth 129");

@@ -1,4 +1,4 @@
-// --explain: each 32-bit word in file byte order, its value and its field (FORMAT.md §2-§5),
+// --explain: each 32-bit word in file byte order, its value and its field (format.md §3-§8),
 // checked by hand against the golden logs' bytes and listings.
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@ using namespace dumptest;
 TEST(Explain, LegacyInitializeAndCallchainWords) {
   const ToolRun r = run_dump({"--explain", "--head", "2", fixture("golden/seed-lp64-le.pmclog")});
   ASSERT_EQ(r.status, 0) << r.err;
-  // 1700000000 = 0x6553f100; INITIALIZE is 20 bytes, type 2 (FORMAT.md §4)
+  // 1700000000 = 0x6553f100; INITIALIZE is 20 bytes, type 2 (format.md §7)
   EXPECT_EQ(r.out.substr(0, r.out.find("@20 ")),
             "@0 INITIALIZE (type 2, 20 bytes)\n"
             "  +0     14 00 02 ee  0xee020014  header: magic 0xee, type 2, length 20\n"
@@ -31,7 +31,7 @@ TEST(Explain, ModernPmcallocatedynShowsRateThenName) {
   const ToolRun r = run_dump({"--explain", "--type", "pmcallocatedyn", "--head", "1",
                           fixture("golden/modern-lp64-le.pmclog")});
   ASSERT_EQ(r.status, 0) << r.err;
-  // The stable/12 writer puts the rate (0x10000) at 32 and the name at 40 (FORMAT.md §5).
+  // The stable/12 writer puts the rate (0x10000) at 32 and the name at 40 (format.md §11).
   EXPECT_NE(r.out.find("  +4     00 00 00 00  0x00000000  spare (unwritten by the kernel)\n"), std::string::npos);
   EXPECT_NE(r.out.find("  +32    00 00 01 00  0x00010000  rate (low word)\n"
                        "  +36    00 00 00 00  0x00000000  rate (high word)\n"

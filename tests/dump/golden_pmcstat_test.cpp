@@ -1,5 +1,5 @@
 // --format=pmcstat against FreeBSD's own pmcstat output (fixtures/golden/*.pmcstat.txt) and
-// the example lines of FORMAT.md §9, byte for byte.
+// the example lines of format.md §13, byte for byte.
 #include <gtest/gtest.h>
 
 #include "build_log.h"
@@ -23,7 +23,7 @@ void expect_golden(const std::string& name) {
 TEST(Pmcstat, GoldenSeedL3MatchesFreeBsdByteForByte) { expect_golden("seed-lp64-le"); }
 TEST(Pmcstat, GoldenModernM9MatchesFreeBsdByteForByte) { expect_golden("modern-lp64-le"); }
 
-// The example lines of FORMAT.md §9 for the legacy printer (L3 LP64).
+// The example lines of format.md §13 for the legacy printer (L3 LP64).
 TEST(Pmcstat, Format9LegacyExamples) {
   LogBuilder b(pmclog::Abi::make(pmclog::Generation::L3, 8, pmclog::ByteOrder::little));
   { auto& v = b.add(Kind::initialize); v[Field::version] = 0x03010000; v[Field::arch] = 0x91; }

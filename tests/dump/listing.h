@@ -19,7 +19,7 @@ struct ListedValue {
 
 struct ListedRecord {
   uint64_t off = 0, len = 0;
-  std::string type;  // FORMAT.md name, e.g. "MAP_IN"
+  std::string type;  // format.md name, e.g. "MAP_IN"
   int code = -1;
   std::map<std::string, ListedValue> fields;  // everything else, ts_sec/tsc included
 };

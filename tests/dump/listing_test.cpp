@@ -36,7 +36,7 @@ std::vector<std::string> listed_logs() {
   return v;
 }
 
-// "MAP_IN" -> "map-in": the kind ids of docs/jsonl.md are the FORMAT.md names, lowercased.
+// "MAP_IN" -> "map-in": the kind ids of docs/jsonl.md are the format.md names, lowercased.
 std::string kind_id_of(const std::string& name) {
   std::string s;
   for (char c : name) s += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

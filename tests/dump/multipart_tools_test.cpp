@@ -1,4 +1,4 @@
-// Multipart (AMD IBS) callchains through every tool (FORMAT.md §12.2): a log written by
+// Multipart (AMD IBS) callchains through every tool (format.md §17): a log written by
 // pmclog-write from JSON Lines, shown by pmclog-dump (text, --explain, jsonl round trip),
 // checked by pmclog-validate (the multipart-* rules), profiled by pmclog-report (the
 // CALLCHAIN part as the stack, --ibs the op RIP as leaf); and `pmclog-write synth --ibs`.

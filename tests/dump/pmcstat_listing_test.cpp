@@ -1,6 +1,6 @@
 // --format=pmcstat on the codec's fixtures of every generation x width x byte order: each
 // expected line is rendered here from the fixture's independent listing (NAME.expected.txt)
-// with the formats of FORMAT.md §9, and must equal the tool's line.
+// with the formats of format.md §13, and must equal the tool's line.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -33,7 +33,7 @@ struct Renderer {
   static unsigned long long u64(uint64_t v) { return v; }
   static long long i64(uint64_t v) { return static_cast<long long>(v); }
 
-  // Event names of FORMAT.md §8 / pmc_events.h for the three codes the fixtures use.
+  // Event names of format.md §12.1 / pmc_events.h for the three codes the fixtures use.
   std::string event_name(uint64_t code) const {
     if (code == 0x1000) return g == pmclog::Generation::M10 ? "cycles" : "TSC";
     // The Intel fixed-function class came after L1's 6.x/7.0 tables: the dump has no name
@@ -45,7 +45,7 @@ struct Renderer {
   }
 
   // libpmc of M reads PMCALLOCATEDYN's name from byte 32: the rate's bytes (EMIT64: low word
-  // first, each word in file byte order), then the name from byte 40 (FORMAT.md §5, §8).
+  // first, each word in file byte order), then the name from byte 40 (format.md §11, §12.1).
   std::string modern_dyn_name(uint64_t rate, const std::string& name) const {
     std::string bytes;
     for (uint32_t word : {static_cast<uint32_t>(rate), static_cast<uint32_t>(rate >> 32)}) {
@@ -125,7 +125,7 @@ TEST(PmcstatListing, EveryGenerationWidthAndByteOrder) {
       Renderer rr{*pmclog::parse_generation(gen), std::string(abi).find("be") != std::string::npos};
       std::string want;
       for (const auto& rec : read_listing(base + ".expected.txt")) {
-        // the modern libpmc returns EOF at CLOSELOG (FORMAT.md §8)
+        // the modern libpmc returns EOF at CLOSELOG (format.md §12)
         if (rec.type == "CLOSELOG" && (rr.g == pmclog::Generation::M9 || rr.g == pmclog::Generation::M10)) break;
         want += rr.render(rec);
       }

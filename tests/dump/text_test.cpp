@@ -1,5 +1,5 @@
 // --format=text (the default): lines checked by hand against the golden listings
-// (fixtures/golden/*.expected.txt) and FORMAT.md §7 (pmc id layouts, flags, cpuflags).
+// (fixtures/golden/*.expected.txt) and format.md §9 (pmc id layouts, flags, cpuflags).
 #include <gtest/gtest.h>
 
 #include "build_log.h"
@@ -22,7 +22,7 @@ TEST(Text, LegacyLinesNameEveryField) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   for (const char* want : {
-           // version 3.1.0, cputype 0x8b = COREI7 (FORMAT.md §7.4)
+           // version 3.1.0, cputype 0x8b = COREI7 (format.md §9.4)
            "         0 INITIALIZE     ts=1700000000.000000001 version=0x03010000 (3.1.0) arch=0x8b (INTEL_COREI7)",
            // pmc id layout I: cpu 3, mode 1 = SC, class 7, row 2; cpuflags cpu 3, USERSPACE
            "        20 CALLCHAIN      ts=1700000001.123456789 pid=286331153 pmcid=0x03010702 (cpu=3 mode=SC class=7 row=2) cpuflags=0x00030001 (cpu=3 user) npc=1",
@@ -37,7 +37,7 @@ TEST(Text, LegacyLinesNameEveryField) {
            "      5256 PROCEXEC       ts=1700000025.000000032 pid=2004287489 entryaddr=0x800a1b2c3 pmcid=0x0603070b (cpu=6 mode=TC class=7 row=11) path=\"/usr/local/bin/peer-golden-exec\"",
            "      5344 PROCFORK       ts=1700000027.000000034 oldpid=1145307137 newpid=1145307138",
            "      5380 USERDATA       ts=1700000029.000000036 userdata=0xdeadbeef",
-           // the 28-bit nanosecond mask (FORMAT.md §2)
+           // the 28-bit nanosecond mask (format.md §3.2)
            "      5396 CLOSELOG       ts=4294967295.194693631",
        }) {
     EXPECT_TRUE(has_line(r.out, want)) << want;

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "log_builder.h"
@@ -379,6 +381,58 @@ TEST_F(Cli, ListRules) {
     EXPECT_TRUE(e["severity"] == "error" || e["severity"] == "warning");
     EXPECT_FALSE(e["why"].get<std::string>().empty());
   }
+}
+
+// The section numbers docs/format.md gives its headings ("## 4. Byte and word order",
+// "### 9.3 pmc ids").
+std::set<std::string> format_doc_sections() {
+  std::set<std::string> out;
+  const std::regex heading(R"(^#{2,3} (\d+(\.\d+)*)\.? )");
+  for (const std::string& l : lines(slurp(PMCLOG_FORMAT_DOC))) {
+    std::smatch m;
+    if (std::regex_search(l, m, heading)) out.insert(m[1]);
+  }
+  return out;
+}
+
+// The "§N" a text cites.
+std::vector<std::string> cited_sections(const std::string& text) {
+  std::vector<std::string> out;
+  const std::regex cite(R"(§(\d+(\.\d+)*))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), cite); it != std::sregex_iterator();
+       ++it) {
+    out.push_back((*it)[1]);
+  }
+  return out;
+}
+
+// The rule texts cite the project's own format notes, and only sections that exist there.
+TEST_F(Cli, ListRulesCitesFormatDocSections) {
+  const std::set<std::string> sections = format_doc_sections();
+  ASSERT_TRUE(sections.count("2.2") && sections.count("18")) << "docs/format.md headings";
+  const Outcome text = run("--list-rules");
+  const Outcome json = run("--list-rules --format=json");
+  ASSERT_EQ(text.status, 0);
+  ASSERT_EQ(json.status, 0);
+  for (const std::string& out : {text.out, json.out}) {
+    EXPECT_EQ(out.find("FORMAT.md"), std::string::npos) << out;
+  }
+  EXPECT_NE(text.out.find("Section numbers refer to docs/format.md"), std::string::npos);
+  size_t citing = 0;
+  for (const auto& e : nlohmann::json::parse(json.out)) {
+    const std::string why = e["why"].get<std::string>();
+    const std::string id = e["id"].get<std::string>();
+    const auto cited = cited_sections(why + " " + e["description"].get<std::string>());
+    if (cited.empty()) continue;
+    ++citing;
+    // The first citation names the file; "§N" alone may only follow it.
+    EXPECT_LT(why.find("format.md §"), why.find("§")) << id << ": " << why;
+    for (const std::string& n : cited) {
+      EXPECT_TRUE(sections.count(n)) << id << " cites format.md §" << n
+                                     << ", which docs/format.md has no heading for";
+    }
+  }
+  EXPECT_GT(citing, 20u);  // most rules say where their reason is written down
 }
 
 TEST_F(Cli, RuleSwitchesAndCpuLimit) {

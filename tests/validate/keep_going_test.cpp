@@ -22,7 +22,7 @@ TenProblems build_ten() {
   const uint32_t pmc = process_pmcid(Generation::L3);
   build_valid(b, false);
   // Two good records after each problem: the library's resync accepts a record only when the
-  // one after it is framed soundly too, so back-to-back damage would merge (FORMAT.md §9b).
+  // one after it is framed soundly too, so back-to-back damage would merge (format.md §15).
   auto filler = [&] {
     b.userdata(0x1111);
     b.userdata(0x2222);

@@ -20,7 +20,7 @@ namespace validate_test {
 
 using namespace pmclog;
 
-// PMC_VERSION of each generation (FORMAT.md §1).
+// PMC_VERSION of each generation (format.md §2).
 inline uint32_t version_of(Generation g) {
   switch (g) {
     case Generation::L1: return 0x01020003;
@@ -32,7 +32,7 @@ inline uint32_t version_of(Generation g) {
   return 0;
 }
 
-// A process-mode (PMC_CPU_ANY) TS pmc id, class 7 row `row`, in the era's layout (§7.3).
+// A process-mode (PMC_CPU_ANY) TS pmc id, class 7 row `row`, in the era's layout (format.md §9.3).
 inline uint32_t process_pmcid(Generation g, uint32_t row = 0) {
   switch (g) {
     case Generation::M9: return 0xFFF02700u | row;

@@ -35,7 +35,7 @@ std::vector<Abi> all_abis() {
     }
   }
   Abi i386_tw8 = Abi::make(Generation::M9, 4, ByteOrder::little);
-  i386_tw8.time_width = 8;  // 32-bit arm/powerpc: 112-byte INITIALIZE (§5)
+  i386_tw8.time_width = 8;  // 32-bit arm/powerpc: 112-byte INITIALIZE (format.md §8.1)
   out.push_back(i386_tw8);
   return out;
 }
@@ -82,7 +82,7 @@ TEST(Rules, FramingAndStructureRulesInEveryAbi) {
   }
 }
 
-// --- the PMCL container (FORMAT.md §12.1) ------------------------------------------------
+// --- the PMCL container (format.md §18) ------------------------------------------------
 
 // A valid log behind `c` (infos as given, DONE added unless `done` is false), with
 // `patch` applied to the container's bytes, validated as a file.
@@ -220,7 +220,7 @@ TEST(Rules, LengthUnaligned) {
 TEST(Rules, LengthBelowMinimum) {
   LogBuilder b(l3());
   const auto x = build_valid(b);
-  b.set_length(x.userdata, 12);  // USERDATA is 16 bytes in L3 (§4)
+  b.set_length(x.userdata, 12);  // USERDATA is 16 bytes in L3 (format.md §7)
   const auto r = check(b);
   EXPECT_EQ(rule_ids(r), V{"length-below-minimum"}) << dump(r);
 }
@@ -330,7 +330,7 @@ TEST(Rules, Dropnotify) {
 TEST(Rules, ForeignGenerationLegacyRecordInModernLog) {
   LogBuilder b(m9());
   build_valid(b, false);
-  // A legacy 64-bit MAP_OUT (32 bytes) is not the 40-byte modern MAP_OUT (§4, §5).
+  // A legacy 64-bit MAP_OUT (32 bytes) is not the 40-byte modern MAP_OUT (format.md §7, §8).
   LogBuilder legacy(l3());
   const size_t i = legacy.map_out(kPid, kLibm, kLibm + 0x1000);
   b.bytes().insert(b.bytes().end(), legacy.bytes().begin() + static_cast<long>(legacy.offset(i)),
@@ -353,7 +353,7 @@ TEST(Rules, UnterminatedString) {
   EXPECT_EQ(rule_ids(r), V{"unterminated-string"}) << dump(r);
 }
 
-// main's MAP_IN pad word begins with pl_pageshift (FORMAT.md §12.3): a kernel may set that
+// main's MAP_IN pad word begins with pl_pageshift (format.md §16): a kernel may set that
 // byte; the other three stay explicit zeros, and stable/12 (M9) writes the whole word as 0.
 TEST(Rules, NonzeroPadLeavesTheM10PageshiftByteAlone) {
   for (ByteOrder o : {ByteOrder::little, ByteOrder::big}) {
@@ -421,7 +421,7 @@ TEST(Rules, PathTooLong) {
 TEST(Rules, NonzeroPad) {
   LogBuilder b(m9());
   const auto x = build_valid(b);
-  b.set_word(x.map_libm, 20, 0x5A5A5A5A);  // modern MAP_IN pad word (§5)
+  b.set_word(x.map_libm, 20, 0x5A5A5A5A);  // modern MAP_IN pad word (format.md §8)
   const auto r = check(b);
   EXPECT_EQ(rule_ids(r), V{"nonzero-pad"}) << dump(r);
 }
@@ -429,7 +429,7 @@ TEST(Rules, NonzeroPad) {
 TEST(Rules, NonzeroUnwrittenOnlyWhenPedantic) {
   LogBuilder b(m9());
   const auto x = build_valid(b);
-  b.set_word(x.userdata, 4, 0xA5A5A5A5);  // pl_spare: stale bytes in real logs (§2)
+  b.set_word(x.userdata, 4, 0xA5A5A5A5);  // pl_spare: stale bytes in real logs (format.md §5)
   EXPECT_TRUE(check(b, defaults()).diagnostics.empty());
   const auto r = check(b, pedantic());
   EXPECT_EQ(rule_ids(r), V{"nonzero-unwritten"}) << dump(r);
@@ -502,7 +502,7 @@ TEST(Rules, CallchainEmpty) {
   EXPECT_EQ(rule_ids(r), V{"callchain-empty"}) << dump(r);
 }
 
-// --- multipart callchains (FORMAT.md §12.2) ------------------------------------------------
+// --- multipart callchains (format.md §17) ------------------------------------------------
 
 // A multipart sample: the slots built from (type, slots) parts, cpuflags' 0x02 set.
 size_t multipart_sample(LogBuilder& b, std::vector<pmclog::PartSpec> spec,
@@ -580,7 +580,7 @@ TEST(Rules, CpuOutOfRangeOnlyWithMaxCpu) {
 TEST(Rules, CpuOutOfRangeInSystemModePmcId) {
   LogBuilder b(l3());
   build_valid(b, false);
-  b.pmcallocate(0x09000701);  // legacy layout I: cpu 9, system mode (§7.3)
+  b.pmcallocate(0x09000701);  // legacy layout I: cpu 9, system mode (format.md §9.3)
   b.simple(Kind::closelog);
   const auto r = check(b, Config::defaults(false, 7u));
   EXPECT_EQ(rule_ids(r), V{"cpu-out-of-range"}) << dump(r);
@@ -621,8 +621,8 @@ RecordValue alloc(uint32_t code, uint32_t flags = 0x20080, Kind k = Kind::pmcall
 }
 
 // libpmc names a PMCALLOCATE's event through its era's tables and stops parsing the whole
-// log when it cannot (FORMAT.md §8). The codes below and what libpmc does with them come from
-// §8 and pmc_events.h, not from the table under test.
+// log when it cannot (format.md §12.1). The codes below and what libpmc does with them come from
+// format.md §12.1 and pmc_events.h, not from the table under test.
 TEST(Rules, EventUnknownToLibpmc) {
   struct Case {
     Generation g;
@@ -742,7 +742,7 @@ TEST(Rules, RecordAfterCloselogInLegacyOnly) {
     if (abi.legacy()) {
       EXPECT_EQ(rule_ids(r), V{"record-after-closelog"}) << dump(r);
     } else {
-      EXPECT_TRUE(r.diagnostics.empty()) << dump(r);  // per-CPU flush order (§8)
+      EXPECT_TRUE(r.diagnostics.empty()) << dump(r);  // per-CPU flush order (format.md §3.4)
     }
   }
 }
@@ -764,7 +764,7 @@ TEST(Rules, PmcidNeverAllocated) {
   const auto r = check(b);
   ASSERT_EQ(rule_ids(r), V{"pmcid-never-allocated"}) << dump(r);
   EXPECT_EQ(r.diagnostics[0].offset, b.offset(s));  // reported at the first use
-  // Real kernels write such logs (the lost-record bug, dropped records: FORMAT.md §2).
+  // Real kernels write such logs (the lost-record bug, dropped records: format.md §3.4).
   EXPECT_EQ(r.diagnostics[0].severity, pmclog::validate::Severity::warning);
   EXPECT_EQ(r.errors, 0u);
 }
@@ -820,7 +820,7 @@ TEST(Rules, TimeBackwards) {
 TEST(Rules, TimeBackwardsAllowsThe28BitNanosecondWrap) {
   LogBuilder b(l3());
   build_valid(b, false);
-  // 1800000000.268435455 then .268435456: stored as 0x0FFFFFFF then 0 (§2), not backwards.
+  // 1800000000.268435455 then .268435456: stored as 0x0FFFFFFF then 0 (format.md §3.2), not backwards.
   b.legacy_time(1800000000u, 0x0FFFFFFF);
   b.legacy_time(1800000000u, 1);
   // Within one second a smaller stored value can always be a later true value (it stands

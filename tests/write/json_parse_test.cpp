@@ -170,7 +170,7 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{R"([1,2])", kL3, "array", "not a JSON object"}));
 
 TEST(JsonParse, EncodesToTheKernelBytes) {
-  // FORMAT.md §9a: legacy LP64 LE CALLCHAIN, pid 1234, pmcid 0x02000701, cpu 2, kernel mode.
+  // format.md §14: legacy LP64 LE CALLCHAIN, pid 1234, pmcid 0x02000701, cpu 2, kernel mode.
   auto r = parse_json_record(
       R"({"type":"callchain","ts_sec":0,"ts_nsec":0,"pid":1234,"pmcid":"0x02000701","cpu":2,"usermode":0,"pcs":["0xffffffff80b3c9f1","0x800a01234"]})",
       kL3);

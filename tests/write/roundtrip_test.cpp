@@ -89,7 +89,7 @@ TEST(RoundTrip, EveryFixtureThroughPmclogDump) {
 #endif
 }
 
-// Stale bytes (FORMAT.md §2): the spare word of every modern header and the padding after
+// Stale bytes (format.md §5): the spare word of every modern header and the padding after
 // each path, filled with 0xA5 as a reused kernel buffer would leave them.
 TEST(RoundTrip, StaleBytesComeBack) {
   ScratchDir d;

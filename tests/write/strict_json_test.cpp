@@ -110,7 +110,7 @@ TEST(StrictJson, LengthFollowsAnEditedPathWhenLeftOut) {
   EXPECT_GT(long_len, short_len);
   const Layout* l = layout_for(kL3, Kind::map_in);
   ASSERT_NE(l, nullptr);
-  // The kernel's length: the fixed part, the path and its NUL, rounded up to 4 (FORMAT.md §2).
+  // The kernel's length: the fixed part, the path and its NUL, rounded up to 4 (format.md §3.1).
   EXPECT_EQ(long_len, (l->fixed_size + std::string("/usr/local/lib/libsomething.so.5").size() + 1 + 3) / 4 * 4);
 }
 

@@ -1,5 +1,5 @@
 // pmclog-write synth writes only event codes that FreeBSD's reader of the same era names for
-// the INITIALIZE cputype it writes (FORMAT.md §8: libpmc stops at the first PMCALLOCATE it
+// the INITIALIZE cputype it writes (format.md §12.1: libpmc stops at the first PMCALLOCATE it
 // cannot name, and the rest of the log is lost to pmcstat). The codes and the cputype are
 // taken from synth's output, for every generation, width, byte order and --events count, and
 // checked against the library's event table, so nothing here repeats synth's own list.
@@ -32,7 +32,7 @@ Allocations allocations_of(const std::vector<uint8_t>& bytes, Generation g) {
   EXPECT_TRUE(det.ok()) << (det.ok() ? "" : det.error().message);
   if (!det.ok()) return a;
   Abi abi = det->abi;
-  abi.generation = g;  // L2 is read as L3 without a PMCALLOCATEDYN (§1.3); same layouts
+  abi.generation = g;  // L2 is read as L3 without a PMCALLOCATEDYN (format.md §2.2); same layouts
   LogReader reader = LogReader::over(bytes, abi);
   Record r;
   Error err;
@@ -87,7 +87,7 @@ TEST(SynthEvents, EveryAllocatedCodeIsNamedByTheErasLibpmcForTheCputype) {
             EXPECT_TRUE(is_soft_event(code)) << std::hex << code;
             EXPECT_FALSE(name.empty()) << "a soft event is named by its PMCALLOCATEDYN";
           }
-          // The cpuid names the same vendor as the cputype (FORMAT.md §5, §7.4).
+          // The cpuid names the same vendor as the cputype (format.md §8, §9.4).
           const std::string_view cpu = cputype_name(a.cputype, g);
           if (cpu.rfind("AMD_", 0) == 0) {
             EXPECT_EQ(a.cpuid.find("GenuineIntel"), std::string::npos) << a.cpuid;

@@ -71,7 +71,7 @@ TEST_P(SynthAbi, DecodesCleanlyWithTheRightShape) {
   ASSERT_TRUE(det.ok()) << det.error().message;
   Abi abi = det->abi;
   if (c.g == Generation::L2) {
-    // L2 and L3 differ only by PMCALLOCATEDYN, which an L2 log lacks (FORMAT.md §1.3).
+    // L2 and L3 differ only by PMCALLOCATEDYN, which an L2 log lacks (format.md §2.2).
     EXPECT_EQ(abi.generation, Generation::L3);
     abi.generation = Generation::L2;
   }
@@ -156,7 +156,7 @@ TEST_P(SynthAbi, DecodesCleanlyWithTheRightShape) {
     EXPECT_GE(kinds[Kind::thr_create], 1u);
     EXPECT_GE(kinds[Kind::thr_exit], 1u);
     EXPECT_GE(kinds[Kind::proc_create], 1u);
-    EXPECT_TRUE(file_order_not_time_order) << "per-CPU buffers interleave (FORMAT.md §2)";
+    EXPECT_TRUE(file_order_not_time_order) << "per-CPU buffers interleave (format.md §3.4)";
   }
 }
 

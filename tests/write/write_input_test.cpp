@@ -107,7 +107,7 @@ TEST(WriteInput, LengthFollowsAnEditedPath) {
   EXPECT_EQ(recs[1].text, path);
   const Layout* l = layout_for(abi, Kind::map_in);
   ASSERT_NE(l, nullptr);
-  EXPECT_EQ(recs[1].length, (l->fixed_size + path.size() + 1 + 3) / 4 * 4);  // FORMAT.md §2
+  EXPECT_EQ(recs[1].length, (l->fixed_size + path.size() + 1 + 3) / 4 * 4);  // format.md §3.1
 
   // With the old length kept, the line contradicts itself: the message says what to remove.
   const uint16_t old_len = static_cast<uint16_t>((l->fixed_size + 8 + 3) / 4 * 4);  // "/bin/sh"

@@ -20,7 +20,7 @@ inline void append_sdec(std::string& out, int64_t v) {
   out.append(b, r.ptr);
 }
 
-// "0x" and lowercase hex; 0 is "0x0" like FreeBSD's %p (FORMAT.md §9).
+// "0x" and lowercase hex; 0 is "0x0" like FreeBSD's %p (format.md §13).
 inline void append_0x(std::string& out, uint64_t v) {
   char b[24] = {'0', 'x'};
   auto r = std::to_chars(b + 2, b + sizeof b, v, 16);

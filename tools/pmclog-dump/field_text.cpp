@@ -66,7 +66,7 @@ bool append_field(std::string& out, const pmclog::Record& r, const pmclog::Field
     case Field::tid:
     case Field::oldpid:
     case Field::newpid:
-      // pids are signed (-1 is the kernel in MAP_IN, FORMAT.md §4)
+      // pids are signed (-1 is the kernel in MAP_IN, format.md §7)
       append_sdec(out, static_cast<int32_t>(v32));
       break;
     case Field::pmcid:
@@ -76,7 +76,7 @@ bool append_field(std::string& out, const pmclog::Record& r, const pmclog::Field
       out += ')';
       break;
     case Field::cpuflags:
-      // cpu << 16 | flags (FORMAT.md §7.1)
+      // cpu << 16 | flags (format.md §9.1)
       append_0x_padded(out, v32, 8);
       out += " (cpu=";
       append_dec(out, v32 >> 16);

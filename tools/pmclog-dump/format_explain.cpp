@@ -1,6 +1,6 @@
 // --explain: each record as its 32-bit words: the bytes in file order, the word's value in
 // the log's byte order, and the field the word belongs to, from the record's Layout
-// (FORMAT.md §2-§5). For learning the format and debugging a writer.
+// (format.md §3-§8). For learning the format and debugging a writer.
 #include <fmt/format.h>
 
 #include <functional>
@@ -21,7 +21,7 @@ using pmclog::FieldType;
 
 // "low word"/"high word" of a 64-bit value stored as two 32-bit words: EMIT64 puts the low
 // word first in every byte order; a native 64-bit store (header TSC, timespec) puts the high
-// word first on big-endian (FORMAT.md §3).
+// word first on big-endian (format.md §4).
 const char* half(bool first_word, bool native64, pmclog::ByteOrder order) {
   const bool low_first = !native64 || order == pmclog::ByteOrder::little;
   return first_word == low_first ? "low word" : "high word";
@@ -67,7 +67,7 @@ std::string field_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_
                            chars_of(r.raw.data() + o));
       case FieldType::addrs: {
         const uint32_t i = (o - f.offset) / f.size;
-        if (pmclog::is_multipart(r)) {  // FORMAT.md §12.2: header, then each part's slots
+        if (pmclog::is_multipart(r)) {  // format.md §17: header, then each part's slots
           const std::string what = pmclog::parts(r, abi).slot_label(i);
           if (f.size == 4) return fmt::format("{}[{}] {}", name, i, what);
           return fmt::format("{}[{}] {} ({})", name, i, what,
@@ -82,7 +82,7 @@ std::string field_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_
   return "beyond the layout's fields";
 }
 
-// The container's words (FORMAT.md §12.1): native structs, so values in its byte order; a
+// The container's words (format.md §18): native structs, so values in its byte order; a
 // u16 pair shares a word, and so do an info header's type, reserved byte and length.
 void explain_words(std::string& b, std::span<const uint8_t> bytes, uint64_t base,
                    pmclog::ByteOrder o, const std::function<std::string(uint32_t)>& label) {

@@ -1,4 +1,4 @@
-// --format=pmcstat: the text FreeBSD's `pmcstat -R FILE -o OUT` prints (FORMAT.md §9),
+// --format=pmcstat: the text FreeBSD's `pmcstat -R FILE -o OUT` prints (format.md §13),
 // byte for byte for the generation: "%-9s " keywords ("%-8s " in L1), %p as 0x-hex,
 // `unknown event (type N).` for types the era's pmcstat does not print.
 //
@@ -9,7 +9,7 @@
 //  - Strings holding control characters or invalid UTF-8 are escaped (pmclog/text.h), where
 //    pmcstat would write the raw bytes; other strings are printed exactly.
 //  - An event code missing from our table (pmclog/event_names.h) is printed as EVENT_0x<code>
-//    with a note on stderr, where libpmc would know the name or fail the parse (§8).
+//    with a note on stderr, where libpmc would know the name or fail the parse (format.md §12.1).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -47,7 +47,7 @@ void append_str(std::string& b, std::string_view s) {
 }
 
 // libpmc of the modern era reads PMCALLOCATEDYN's name at offset 32, where the writer put the
-// rate; the name itself starts at 40 (FORMAT.md §5, §8). Up to 64 bytes (PMC_NAME_MAX), to NUL.
+// rate; the name itself starts at 40 (format.md §11, §12.1). Up to 64 bytes (PMC_NAME_MAX), to NUL.
 std::string_view modern_dyn_name(const pmclog::Record& r) {
   constexpr size_t kAt = 32, kMax = 64;
   if (r.raw.size() <= kAt) return {};
@@ -183,7 +183,7 @@ class PmcstatFormatter : public Formatter {
         }
         [[fallthrough]];
       default:
-        // L1's pmcstat printed "unknown %d" with no newline (FORMAT.md §9)
+        // L1's pmcstat printed "unknown %d" with no newline (format.md §13)
         if (g == pmclog::Generation::L1) fmt::format_to(it, "unknown {}", r.header.type);
         else fmt::format_to(it, "unknown event (type {}).\n", r.header.type);
         break;
@@ -209,7 +209,7 @@ class PmcstatFormatter : public Formatter {
   static void print_thread_record(const pmclog::Record& r, std::string& b) {
     auto it = std::back_inserter(b);
     auto i32 = [&](Field f) { return static_cast<int32_t>(static_cast<uint32_t>(r[f])); };
-    // p_flag is printed with %x, no 0x (FORMAT.md §9)
+    // p_flag is printed with %x, no 0x (format.md §13)
     if (r.kind == Kind::proc_create) {
       fmt::format_to(it, "{:<9} {} {:x} ", "create", i32(Field::pid), static_cast<uint32_t>(r[Field::flags]));
       append_str(b, r.text);

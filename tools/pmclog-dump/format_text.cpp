@@ -14,7 +14,7 @@ namespace dump {
 
 namespace {
 
-// A multipart callchain (FORMAT.md §12.2): one line per part, IBS values by name, LBR from/to
+// A multipart callchain (format.md §17): one line per part, IBS values by name, LBR from/to
 // pairs, the raw slots of an unknown type; the CALLCHAIN part's frames as ordinary frames.
 template <class Frame>
 void multipart_lines(std::string& b, const pmclog::Parts& ps, Frame&& frame) {
@@ -110,7 +110,7 @@ class TextFormatter : public Formatter {
     } else {
       b += " tsc=";
       append_dec(b, r.header.tsc);
-      // seconds only when INITIALIZE gave a frequency (0 on non-x86, FORMAT.md §5)
+      // seconds only when INITIALIZE gave a frequency (0 on non-x86, format.md §8)
       if (st.tsc_freq != 0) fmt::format_to(std::back_inserter(b), " ({}s)", tsc_seconds(r.header.tsc, st.tsc_freq));
     }
     if (r.layout) {

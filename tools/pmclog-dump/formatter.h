@@ -16,7 +16,7 @@ class Formatter {
  public:
   virtual ~Formatter() = default;
   virtual void begin(const LogState&, Output&) {}
-  // The PMCL container in front of the records (FORMAT.md §12.1), after begin().
+  // The PMCL container in front of the records (format.md §18), after begin().
   virtual void container(const pmclog::Container&, const LogState&, Output&) {}
   virtual void record(const pmclog::Record& r, const LogState& st, Output& out) = 0;
   // A data error stopped (or interrupted, with --keep-going) the file.

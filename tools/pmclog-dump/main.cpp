@@ -22,7 +22,7 @@ namespace {
 constexpr int kExitData = 1;
 constexpr int kExitUsageOrIo = 2;
 
-// Every kernel log starts with INITIALIZE (FORMAT.md §1.3): an empty file is no log.
+// Every kernel log starts with INITIALIZE (format.md §2.2): an empty file is no log.
 constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
 
 const pmclog::Container* st_container(const pmclog::OpenLog& in) {
@@ -147,7 +147,7 @@ class Driver {
       }
       st.observe(r);
       if (!fmt) stats.observe(r, st);  // names for later samples, from every record
-      // libpmc of the modern era returns EOF at CLOSELOG (FORMAT.md §8), so pmcstat stops.
+      // libpmc of the modern era returns EOF at CLOSELOG (format.md §12), so pmcstat stops.
       if (pmcstat && !st.abi.legacy() && r.kind == pmclog::Kind::closelog) break;
       if (!selected(o_.select, r, st.abi.generation)) continue;
       ++shown;

@@ -117,7 +117,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("keep-going,k", "after damage, resynchronize and go on (the exit status is still 1)");
   po::options_description selection("Selection");
   selection.add_options()
-    ("type,t", po::value(&types), "only these record types (kind ids, FORMAT.md names or pmcstat keywords; repeatable, comma-separated)")
+    ("type,t", po::value(&types), "only these record types (kind ids, record names such as MAP_IN, or pmcstat keywords; repeatable, comma-separated)")
     ("pid,p", po::value(&pids), "only records about these pids (pid, oldpid or newpid)")
     ("pmcid", po::value(&pmcids), "only records with these pmc ids (hex with 0x or decimal)")
     ("cpu", po::value(&cpus), "only CALLCHAIN records from these cpus, and records of system-mode pmcs on them")

@@ -23,7 +23,7 @@ bool pid_matches(const Selection& s, const pmclog::Record& r) {
   return false;
 }
 
-// The cpu of a CALLCHAIN (cpuflags) or of a system-mode pmc id (FORMAT.md §7.1, §7.3).
+// The cpu of a CALLCHAIN (cpuflags) or of a system-mode pmc id (format.md §9.1, §9.3).
 bool cpu_matches(const Selection& s, const pmclog::Record& r, pmclog::Generation g) {
   using pmclog::Field;
   if (r.has(Field::cpuflags)) return contains(s.cpus, r.cpu());

@@ -115,7 +115,7 @@ void json_split(std::string& b, const Stats::Split& s) {
 
 }  // namespace
 
-// Modern logs are not in time order (FORMAT.md §2): a fork or PROC_CREATE may come after the
+// Modern logs are not in time order (format.md §3.4): a fork or PROC_CREATE may come after the
 // child's exec in the file, so those only name a pid that nothing named yet (`weak`).
 void Stats::name_pid(int32_t pid, std::string_view name, std::string_view path, bool weak) {
   if (pid == -1 || name.empty()) return;
@@ -152,7 +152,7 @@ void Stats::observe(const pmclog::Record& r, const LogState& st) {
       p.event = static_cast<uint32_t>(r[Field::event]);
       p.flags = static_cast<uint32_t>(r[Field::flags]);
       p.allocated = true;
-      // An all-zero evname means the kernel did not find the event (FORMAT.md §4).
+      // An all-zero evname means the kernel did not find the event (format.md §7).
       if (r.kind == Kind::pmcallocatedyn && !r.text.empty()) {
         p.name = std::string(r.text);
         p.named = true;
@@ -191,7 +191,7 @@ void Stats::count_sample(const pmclog::Record& r, int32_t pid, uint32_t pmcid, b
   }
   last_pmc_->samples.add(user);
   last_pmc_->listed = true;
-  // CALLCHAIN says its cpu (FORMAT.md §7.1); a PCSAMPLE only through a system-mode pmc id.
+  // CALLCHAIN says its cpu (format.md §9.1); a PCSAMPLE only through a system-mode pmc id.
   uint32_t cpu;
   if (r.kind == Kind::callchain) {
     cpu = r.cpu();
@@ -364,7 +364,7 @@ void Stats::print_text(const LogState& st, Output& out) {
   if (total) {
     text_table(b, "samples by process", "       pid  command", t.procs, top_, total, [&](const auto& w) {
       if (!w.first) {
-        b += "        -1  [kernel]";  // pid -1 marks the kernel (FORMAT.md §4 MAP_IN), not a process
+        b += "        -1  [kernel]";  // pid -1 marks the kernel (format.md §7 MAP_IN), not a process
         return;
       }
       fmt::format_to(it, "{:>10}  ", w.first->first);

@@ -36,7 +36,7 @@ class Stats {
   void print_text(const LogState& st, Output& out);
   void print_json(const LogState& st, Output& out);
 
-  // Samples with the callchain's user bit set (FORMAT.md §7.1; PCSAMPLE's usermode) or not.
+  // Samples with the callchain's user bit set (format.md §9.1; PCSAMPLE's usermode) or not.
   struct Split {
     uint64_t user = 0, kernel = 0;
     uint64_t total() const { return user + kernel; }

@@ -24,7 +24,7 @@ class LogSink {
   // Encodes and buffers one record stamped with `mono_ns` (CLOCK_MONOTONIC nanoseconds):
   // legacy headers get the wall-clock time, modern ones the nanosecond count as "TSC".
   void emit(pmclog::RecordValue& r, uint64_t mono_ns);
-  // Bytes in front of the records (a PMCL container, FORMAT.md §12.1), before the first emit.
+  // Bytes in front of the records (a PMCL container, format.md §18), before the first emit.
   void emit_raw(const std::vector<uint8_t>& bytes);
   // Flushes, fsyncs and renames. False with a message on any write error of the run; a
   // closed pipe is not one (the reader chose to stop, tools/common/README.md).

@@ -29,7 +29,7 @@ struct Options {
   bool user_callchain = false;     // --user-callchain (modern generations)
   bool fallback = false;           // --fallback
   bool user_only = false;          // --user-only
-  bool container = false;          // --container: a PMCL container first (FORMAT.md §12.1)
+  bool container = false;          // --container: a PMCL container first (format.md §18)
   bool list_events = false;        // --list-events
   size_t mmap_pages = 64;          // per CPU, power of two
   bool quiet = false;

@@ -1,4 +1,4 @@
-// pmc modes, classes and PMCALLOCATE flag bits as FreeBSD's hwpmc uses them (FORMAT.md §7.2, §7.3).
+// pmc modes, classes and PMCALLOCATE flag bits as FreeBSD's hwpmc uses them (format.md §9.2, §9.3).
 #pragma once
 
 #include <cstdint>

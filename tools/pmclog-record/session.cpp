@@ -36,9 +36,9 @@ using pmclog::RecordValue;
 
 namespace {
 
-constexpr uint32_t kCputypeGeneric = 0x400;  // PMC_CPU_GENERIC (FORMAT.md §7.4)
+constexpr uint32_t kCputypeGeneric = 0x400;  // PMC_CPU_GENERIC (format.md §9.4)
 
-// "GenuineIntel-6-55": the kernel's cpuid string format (FORMAT.md §5).
+// "GenuineIntel-6-55": the kernel's cpuid string format (format.md §8).
 std::string cpuid_string() {
   std::ifstream f("/proc/cpuinfo");
   std::string line, vendor = "Unknown";
@@ -295,7 +295,7 @@ int run_record(const Options& opt) {
   Merger merger(conv);
 
   if (opt.container) {
-    // The container's magic and words are in the log's byte order (FORMAT.md §12.1). A log
+    // The container's magic and words are in the log's byte order (format.md §18). A log
     // whose address width is not this machine's gets arch "other": the arch is a reader's
     // evidence for the width.
     pmclog::Container c = pmclog::host_container(abi.byte_order);

@@ -16,9 +16,9 @@ namespace pmclog::validate {
 
 namespace {
 
-constexpr uint32_t kNsecMask = 0xFFFFFFFu;  // the writer keeps 28 bits of tv_nsec (§2)
+constexpr uint32_t kNsecMask = 0xFFFFFFFu;  // the writer keeps 28 bits of tv_nsec (format.md §3.2)
 constexpr uint32_t kNsecWrap = kNsecMask + 1;
-constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC without a PMC (§4)
+constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC without a PMC (format.md §7)
 constexpr uint32_t kFlagEvPmu = 0x200;  // PMC_F_EV_PMU (main): the event is a pmu-events index
 
 uint32_t load32(const Abi& abi, const uint8_t* p) {
@@ -32,7 +32,7 @@ uint32_t max_true_nsec(uint32_t stored) {
   return stored + ((999999999u - stored) / kNsecWrap) * kNsecWrap;
 }
 
-// The PMC_VERSION major a generation's kernels write (FORMAT.md §1).
+// The PMC_VERSION major a generation's kernels write (format.md §2).
 bool version_fits(Generation g, uint32_t major) {
   switch (g) {
     case Generation::L1: return major == 0x01;
@@ -49,7 +49,7 @@ bool version_fits(Generation g, uint32_t major) {
 Checker::Checker(const Abi& abi, const Config& cfg, DiagnosticSink& sink)
     : abi_(abi), cfg_(cfg), sink_(sink) {
   // Precompute, per kind, the words that must be zero; the per-record check is then a few
-  // loads (FORMAT.md §2: pad words are stored as 0, unwritten words and path padding hold
+  // loads (format.md §5: pad words are stored as 0, unwritten words and path padding hold
   // stale bytes).
   for (int k = 0; k < kKindCount; ++k) {
     const Layout* l = layout_for(abi_, static_cast<Kind>(k));
@@ -58,7 +58,7 @@ Checker::Checker(const Abi& abi, const Config& cfg, DiagnosticSink& sink)
     if (!abi_.legacy()) z.unwritten[z.nunwritten++] = 4;  // modern pl_spare
     for (const FieldSpec& f : *l) {
       if (f.type == FieldType::pad && z.npad < z.pad.size()) z.pad[z.npad++] = f.offset;
-      // A byte field's word (M10 MAP_IN's pl_pageshift, FORMAT.md §12.3): its other three
+      // A byte field's word (M10 MAP_IN's pl_pageshift, format.md §16): its other three
       // bytes are pad.
       if (f.type == FieldType::u8 && z.npad < z.pad.size()) z.pageshift_pad = z.pad[z.npad++] = f.offset;
       if (f.type == FieldType::unwritten && z.nunwritten < z.unwritten.size())
@@ -124,7 +124,7 @@ void Checker::record(const Record& r, uint64_t index) {
       allocate(static_cast<uint32_t>(r[Field::pmcid]), r, index);
       break;
     case Kind::pmcallocatedyn:
-      // libpmc takes this record's name as it is, with no lookup (§8, §9).
+      // libpmc takes this record's name as it is, with no lookup (format.md §12.1, §13).
       if (!r.text.empty()) soft_names_[static_cast<uint32_t>(r[Field::event])] = r.text;
       allocate(static_cast<uint32_t>(r[Field::pmcid]), r, index);
       break;
@@ -166,7 +166,7 @@ void Checker::callchain(const Record& r, uint64_t index) {
   sample(static_cast<uint32_t>(r[Field::pid]), static_cast<uint32_t>(r[Field::pmcid]), r, index);
 }
 
-// Multipart callchains (FORMAT.md §12.2): the part header against the record.
+// Multipart callchains (format.md §17): the part header against the record.
 void Checker::multipart(const Record& r, uint64_t index) {
   const pmclog::Parts ps = pmclog::parts(r, abi_);
   if (ps.error()) report(Rule::multipart_damaged, r.offset, index, ps.error().message);
@@ -233,7 +233,7 @@ void Checker::allocate(uint32_t pmcid, const Record& r, uint64_t index) {
 }
 
 // libpmc resolves a PMCALLOCATE's event code through its tables and aborts the whole parse
-// when that fails (FORMAT.md §8); the dump keeps decoding, so this is only a warning.
+// when that fails (format.md §12.1); the dump keeps decoding, so this is only a warning.
 void Checker::check_event_name(const Record& r, uint64_t index) {
   if (!cfg_.on(Rule::event_unknown_to_libpmc)) return;
   const uint32_t code = static_cast<uint32_t>(r[Field::event]);

@@ -31,12 +31,12 @@ class Checker {
   void finish(uint64_t end, uint64_t records, bool tail_damaged);
 
  private:
-  // Where a layout has words to check for zeros (FORMAT.md §2, §5).
+  // Where a layout has words to check for zeros (format.md §5, §8).
   struct ZeroWords {
     uint8_t npad = 0, nunwritten = 0;
     std::array<uint16_t, 4> pad{}, unwritten{};
     uint16_t path_offset = 0;  // 0: no path field
-    uint16_t pageshift_pad = 0;  // 0, or the pad whose first byte is pl_pageshift (§12.3)
+    uint16_t pageshift_pad = 0;  // 0, or the pad whose first byte is pl_pageshift (format.md §16)
   };
 
   void report(Rule rule, uint64_t offset, uint64_t index, std::string message);
@@ -64,7 +64,7 @@ class Checker {
   bool reported_after_close_ = false;
   bool have_time_ = false;
   uint32_t prev_sec_ = 0, prev_nsec_ = 0;
-  // For event names (§8): the INITIALIZE cputype, and the names the log gives soft events in
+  // For event names (format.md §12.1): the INITIALIZE cputype, and the names the log gives soft events in
   // PMCALLOCATEDYN.
   static constexpr uint32_t kNoCputype = 0xFFFFFFFFu;  // before INITIALIZE: no enum value
   uint32_t cputype_ = kNoCputype;

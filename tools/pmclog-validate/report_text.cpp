@@ -78,7 +78,7 @@ void write_rules_text(std::string& out) {
       "\nA rule is an error only when no real kernel could have written the file that way;\n"
       "what real kernels do produce (stale buffer bytes, per-CPU buffers flushed out of order,\n"
       "wall-clock steps) is a warning. DEFAULT: 'pedantic' rules need --pedantic or --enable,\n"
-      "'max-cpu' needs --max-cpu. Section numbers refer to FORMAT.md.\n";
+      "'max-cpu' needs --max-cpu. Section numbers refer to docs/format.md.\n";
 }
 
 }  // namespace pmclog::validate

@@ -16,7 +16,7 @@ enum class Category : uint8_t { framing, types, contents, structure, container }
 std::string_view category_name(Category c);
 
 enum class Rule : uint8_t {
-  // framing (FORMAT.md §2, §9b)
+  // framing (format.md §3, §15)
   not_a_log,
   bad_magic,
   length_below_header,
@@ -26,13 +26,13 @@ enum class Rule : uint8_t {
   callchain_misaligned,
   truncated,
   trailing_garbage,
-  // types (§1.1)
+  // types (format.md §6)
   unknown_type,
   type_never_written,
   mappingchange_l1,
   dropnotify,
   foreign_generation,
-  // contents (§2, §4-§7)
+  // contents (format.md §5, §7-§10)
   unterminated_string,
   path_too_long,
   nonzero_pad,
@@ -58,7 +58,7 @@ enum class Rule : uint8_t {
   sample_after_exit,
   map_out_without_map_in,
   time_backwards,
-  // the PMCL container of `pmc record` (§12.1); ids match pmclog::container_problem_id()
+  // the PMCL container of `pmc record` (format.md §18); ids match pmclog::container_problem_id()
   container_truncated,
   container_past_end,
   container_no_done,
@@ -86,7 +86,7 @@ struct RuleInfo {
   Category category;
   Default when;
   std::string_view description;  // one line: what the rule checks
-  std::string_view why;          // why this severity (FORMAT.md reasoning)
+  std::string_view why;          // why this severity (reasoning, citing docs/format.md)
 };
 
 const std::array<RuleInfo, kRuleCount>& rules();

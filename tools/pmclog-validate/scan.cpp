@@ -60,7 +60,7 @@ Header read_header(const Abi& abi, std::span<const uint8_t> b) {
   return h;
 }
 
-// Generations other than the log's in which the bytes form a valid record (FORMAT.md §1.1:
+// Generations other than the log's in which the bytes form a valid record (format.md §6:
 // type numbers and header sizes differ between eras).
 std::string foreign_generations(const Abi& abi, std::span<const uint8_t> b) {
   std::string out;
@@ -252,7 +252,7 @@ FileResult validate_reader(std::string name, LogReader& reader, const Config& cf
 
 namespace {
 
-// The container's problems (FORMAT.md §12.1) as diagnostics, before the records' ones.
+// The container's problems (format.md §18) as diagnostics, before the records' ones.
 void add_container_issues(FileResult& res, const std::vector<ContainerIssue>& issues,
                           const Config& cfg) {
   std::vector<Diagnostic> found;

@@ -34,7 +34,7 @@ uint32_t CallchainWriter::append_as(const CallchainWriter& w, const RecordValue&
   out.resize(at + len);
   uint8_t* p = out.data() + at;
   detail::store32<O>(p, detail::make_header_word(w.type_, static_cast<uint16_t>(len)));
-  // Header time as the encoder writes it (FORMAT.md §2); the modern spare word stays zero.
+  // Header time as the encoder writes it (format.md §3); the modern spare word stays zero.
   if (w.legacy_) {
     detail::store32<O>(p + 4, r.ts_sec);
     detail::store32<O>(p + 8, r.ts_nsec);

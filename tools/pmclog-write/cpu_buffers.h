@@ -1,6 +1,6 @@
 // Where synthetic records go before the file. Modern kernels keep one log buffer per CPU and
 // hand a buffer to the writer thread when the next record does not fit, so the file is a
-// sequence of per-CPU runs, not in time order (FORMAT.md §2). Legacy logs have one buffer
+// sequence of per-CPU runs, not in time order (format.md §3.4). Legacy logs have one buffer
 // and file order is reservation order.
 #pragma once
 
@@ -25,7 +25,7 @@ class CpuBuffers {
   // The same for CALLCHAIN through the fast writer (most of a synthetic log's bytes).
   uint32_t emit_callchain(const RecordValue& r, uint32_t cpu);
   // Synchronous despatch: the CPU's buffer goes to the file now (the kernel does this after
-  // PMCALLOCATE, FORMAT.md §5).
+  // PMCALLOCATE, format.md §11).
   void despatch(uint32_t cpu);
   void finish();  // hands over every remaining buffer, in CPU order
 

@@ -25,7 +25,7 @@ constexpr KindName kNames[] = {
     {FaultKind::time_backwards, "time-backwards"},
 };
 
-constexpr uint8_t kUnknownType = 200;  // defined by no generation (FORMAT.md §1.1)
+constexpr uint8_t kUnknownType = 200;  // defined by no generation (format.md §6)
 constexpr uint8_t kBadMagic = 0xEF;
 
 }  // namespace
@@ -159,7 +159,7 @@ void FaultInjector::apply(FaultKind k, const uint8_t* p, uint32_t len, std::vect
     case FaultKind::overlong_callchain: {
       const Layout* l = layout_for(abi_, Kind::callchain);
       const uint32_t a = abi_.address_width;
-      // L2 and L3 logs look alike (FORMAT.md §1.3), so a checker may apply L3's 128 to an L2
+      // L2 and L3 logs look alike (format.md §2.2), so a checker may apply L3's 128 to an L2
       // log: go past both limits there.
       const uint32_t limit = abi_.generation == Generation::L2 ? 128 : abi_.callchain_depth_max();
       const uint32_t n = (len - l->fixed_size) / a, want = limit + 1;
@@ -179,7 +179,7 @@ void FaultInjector::apply(FaultKind k, const uint8_t* p, uint32_t len, std::vect
         detail::store32(o, out.data() + at + 4, prev_sec_ - 1);
         f.expect = "time-backwards";
       } else {
-        // Modern logs are not in time order anyway (per-CPU buffers, FORMAT.md §2), so no
+        // Modern logs are not in time order anyway (per-CPU buffers, format.md §3.4), so no
         // checker can flag this; it is offered for tools that sort by TSC.
         detail::store64_native(o, out.data() + at + 8, prev_tsc_ - 1);
       }

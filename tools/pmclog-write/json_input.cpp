@@ -32,7 +32,7 @@ bool blank(std::string_view s) {
 std::optional<Generation> generation_of_version(uint32_t version) {
   switch (version_major(version)) {
     case 1: return Generation::L1;
-    case 3: return Generation::L3;  // L2 and L3 share 3.1.0 (FORMAT.md §1); L3 is the superset
+    case 3: return Generation::L3;  // L2 and L3 share 3.1.0 (format.md §2); L3 is the superset
     case 9: return Generation::M9;
     default: break;
   }
@@ -44,7 +44,7 @@ std::optional<Generation> generation_of_version(uint32_t version) {
 void refuse_non_text(std::string_view head, const std::string& name) {
   const auto* b = reinterpret_cast<const uint8_t*>(head.data());
   // A log starts with a header word whose magic byte 0xEE is byte 3 (little-endian) or
-  // byte 0 (big-endian) (docs/format.md); no JSON text starts like that.
+  // byte 0 (big-endian) (format.md §2.2); no JSON text starts like that.
   if (head.size() >= 4 && (b[0] == kHeaderMagic || (b[3] == kHeaderMagic && b[0] % 4 == 0) ||
                            has_container_magic({b, 4})))
     throw ToolError(kExitBadData, name + ": this is a pmclog file, not JSON Lines (use "
@@ -99,7 +99,7 @@ class AbiResolver {
     Abi a{g, w, o, time_width_ ? time_width_ : default_time_width(w, o)};
     return a;
   }
-  // The byte order of a pmcl-header line (the container's is the log's, FORMAT.md §12.1).
+  // The byte order of a pmcl-header line (the container's is the log's, format.md §18).
   void container_byte_order(std::string_view line) {
     if (have_order_) return;
     auto c = parse_container_json(line, ByteOrder::little);
@@ -121,7 +121,7 @@ class AbiResolver {
     const Generation g = gen_;
     const ByteOrder o = opt_.byte_order.value_or(have_order_ ? order_ : ByteOrder::little);
     if (h.type == "initialize" && g >= Generation::M9) {
-      // 104 bytes only with a 4-byte time_t (FORMAT.md §5).
+      // 104 bytes only with a 4-byte time_t (format.md §8.1).
       if (h.length == 104) time_width_ = 4;
       if (h.length == 112) time_width_ = 8;
     }
@@ -346,7 +346,7 @@ void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& 
       return (info.present_scalars >> static_cast<int>(f) & 1) != 0;
     };
     if (nrecords == 0 && v.kind != Kind::initialize && !info.has_offset) {
-      // Hand-written input without INITIALIZE: readers need one first (FORMAT.md §1.3).
+      // Hand-written input without INITIALIZE: readers need one first (format.md §2.2).
       RecordValue init;
       init.kind = Kind::initialize;
       init[Field::version] = typical_pmc_version(abi.generation);

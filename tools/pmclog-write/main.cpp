@@ -125,8 +125,8 @@ int run(int argc, char** argv) {
               "IBS_FETCH, then the CALLCHAIN (modern generations)")
       ("cpu-buffer-size", po::value(&cpubuf_s),
        "modern per-CPU log buffer size (default 256KiB, at least 8KiB)")
-      ("container", "a PMCL container in front of the log, as pmc record writes (FORMAT.md "
-       "§12.1): arch from the ABI, plausible SYSINFO and (x86) CPUID facts");
+      ("container", "a PMCL container in front of the log, as pmc record writes (format.md "
+       "§18): arch from the ABI, plausible SYSINFO and (x86) CPUID facts");
   po::options_description hidden;
   hidden.add_options()("input", po::value(&input));
   po::positional_options_description pos;

@@ -31,7 +31,7 @@ class RecordStream {
   }
   // Records framed elsewhere (a CPU buffer), written after the pending ones.
   void write_records(std::span<const uint8_t> records);
-  // Bytes that are no records (a PMCL container, FORMAT.md §12.1): written as they are, past
+  // Bytes that are no records (a PMCL container, format.md §18): written as they are, past
   // the fault injector, after the pending records.
   void write_raw(std::span<const uint8_t> bytes);
   void flush();

@@ -1,4 +1,4 @@
-// `pmclog-write synth --container`: a PMCL container (FORMAT.md §12.1) in front of the
+// `pmclog-write synth --container`: a PMCL container (format.md §18) in front of the
 // synthetic log, with plausible facts for the synthetic ABI's machine.
 #pragma once
 

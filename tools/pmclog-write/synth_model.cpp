@@ -20,7 +20,7 @@ namespace pmclog::write {
 namespace {
 
 constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC of a system-mode owner
-constexpr uint32_t kModeSS = 0;                  // system-mode sampling (FORMAT.md §7.3)
+constexpr uint32_t kModeSS = 0;                  // system-mode sampling (format.md §9.3)
 constexpr uint32_t kProcFlags = 0x10004000;      // p_flag of a running process
 constexpr uint32_t kKernelPid = 0xFFFFFFFFu;     // MAP_IN pid of kernel objects
 
@@ -147,7 +147,7 @@ void Model::setup() {
   // for more than it has), and with two or more a software clock where the generation has
   // PMCALLOCATEDYN.
   const bool dyn = abi_.generation == Generation::L3 || modern();
-  const uint32_t soft_class = modern() ? 0x0F : 13;  // SOFT (FORMAT.md §7.3)
+  const uint32_t soft_class = modern() ? 0x0F : 13;  // SOFT (format.md §9.3)
   for (uint32_t e = 0; e < opt_.events; ++e) {
     if (dyn && opt_.events >= 2 && e + 1 == opt_.events) {
       events_.push_back({kSoftCode, soft_class, true, kSoftName});
@@ -167,7 +167,7 @@ void Model::setup() {
       rv_[Field::rate] = 65536;
       rv_.text = events_[e].name;
       emit(0);
-      out_.despatch(0);  // PMCALLOCATE ends with a synchronous despatch (FORMAT.md §5)
+      out_.despatch(0);  // PMCALLOCATE ends with a synchronous despatch (format.md §11)
     }
   }
   if (has_maps()) {
@@ -379,7 +379,7 @@ bool Model::sample() {
   return true;
 }
 
-// Turns the frames into a multipart callchain (FORMAT.md §12.2): an IBS_OP part (or, one time
+// Turns the frames into a multipart callchain (format.md §17): an IBS_OP part (or, one time
 // in four, IBS_FETCH) whose RIP / linear address is the leaf, then the frames as the CALLCHAIN
 // part (at most 255 slots, a u8 length, and within the generation's depth).
 void Model::ibs_parts(std::vector<uint64_t>& frames, bool kernel) {

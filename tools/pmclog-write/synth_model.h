@@ -24,7 +24,7 @@ struct SynthOptions {
   uint32_t cpus = 4;
   size_t cpu_buffer_size = 256 * 1024;  // kern.hwpmc.logbuffersize default
   uint64_t seed = 1;
-  // A share of the CALLCHAIN records multipart (AMD IBS, FORMAT.md §12.2): IBS_OP + CALLCHAIN,
+  // A share of the CALLCHAIN records multipart (AMD IBS, format.md §17): IBS_OP + CALLCHAIN,
   // some IBS_FETCH + CALLCHAIN. Modern generations only.
   bool ibs = false;
 };

@@ -85,15 +85,15 @@ uint32_t reduce(uint64_t h, uint32_t n) {
   return static_cast<uint32_t>(((h >> 32) * n) >> 32);
 }
 
-// Event codes (enum pmc_event of the era, FORMAT.md §8) with the class that counts them.
+// Event codes (enum pmc_event of the era, format.md §12.1) with the class that counts them.
 // Legacy classes are 9.3's implicit enum order (TSC 0, IAF 6, IAP 7: the golden log's ids),
-// modern ones explicit (K8 2, §7.3).
+// modern ones explicit (K8 2, format.md §9.3).
 constexpr uint32_t kTsc = 0x1000;
 constexpr uint32_t kClassTsc = 0, kClassK8 = 2, kClassIaf = 6, kClassIap = 7;
 constexpr uint32_t kIap = 0x10080;  // + the event's index in 9.3's IAP list (event_names)
 
 // The programmable Intel codes are named only through the Core i7 alias table; the
-// fixed-function ones (IAF) whatever the CPU (FORMAT.md §8).
+// fixed-function ones (IAF) whatever the CPU (format.md §12.1).
 constexpr HwEvent kCoreI7Events[] = {
     {0x10000, kClassIaf},     // INSTR_RETIRED_ANY
     {kIap + 200, kClassIap},  // unhalted-core-cycles
@@ -105,7 +105,7 @@ constexpr HwEvent kCoreI7Events[] = {
     {0x10002, kClassIaf},     // CPU_CLK_UNHALTED_REF
 };
 // 12.x and main name AMD K8 codes from their static table (0x2080 + index); the Intel ones
-// only through pmu-events, which a CPU without a pmu-events match does not use (FORMAT.md §8).
+// only through pmu-events, which a CPU without a pmu-events match does not use (format.md §12.1).
 constexpr HwEvent kK8Events[] = {
     {0x2098, kClassK8},  // BU_CPU_CLK_UNHALTED
     {0x20a6, kClassK8},  // FR_RETIRED_X86_INSTRUCTIONS
@@ -122,7 +122,7 @@ constexpr HwEvent kL1Events[] = {{kTsc, kClassTsc}};
 // One machine per generation, whatever the byte order and width: the tables hold no
 // PowerPC or MIPS events, so a big-endian log is an x86 machine's log in that byte order.
 Machine machine_of(Generation g) {
-  constexpr uint32_t kPiv = 8;        // PMC_CPU_INTEL_PIV in L1's implicit enum (§7.4)
+  constexpr uint32_t kPiv = 8;        // PMC_CPU_INTEL_PIV in L1's implicit enum (format.md §9.4)
   constexpr uint32_t kCoreI7 = 0x8B;  // PMC_CPU_INTEL_COREI7 (L2/L3)
   constexpr uint32_t kAmdK8 = 0x01;   // PMC_CPU_AMD_K8: every AMD64 CPU hwpmc drives as K8
   constexpr uint64_t kTscFreq = 2400000000ull;  // the model's clock (synth_model.cpp)
@@ -133,7 +133,7 @@ Machine machine_of(Generation g) {
     case Generation::M9:
     case Generation::M10:
       // A family 0x10 (K10) CPU: the kernel writes an AMD cpuid string only for family 0x17
-      // and later (§5), so the cpuid is empty and no pmu-events table applies.
+      // and later (format.md §8), so the cpuid is empty and no pmu-events table applies.
       return {g == Generation::M9 ? 0x09030000u : 0x0A000000u, kAmdK8, "", kTscFreq,
               kK8Events};
   }

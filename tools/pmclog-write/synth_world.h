@@ -26,7 +26,7 @@ struct Object {
 
 struct Program {
   uint32_t object;            // index into World::objects()
-  std::string comm;           // p_comm, at most 19 characters (MAXCOMLEN, FORMAT.md §6)
+  std::string comm;           // p_comm, at most 19 characters (MAXCOMLEN, format.md §10)
   std::vector<uint32_t> libs; // objects mapped after the runtime linker, in load order
 };
 
@@ -40,19 +40,19 @@ struct Mapping {
 
 // A hardware event the simulated CPU samples: its code in the era's numbering (one that the
 // era's libpmc names for the machine's cputype, pmclog/event_names.h; tests/write checks
-// each) and the PMC class the kernel allocates it in (FORMAT.md §7.3).
+// each) and the PMC class the kernel allocates it in (format.md §9.3).
 struct HwEvent {
   uint32_t code;
   uint32_t klass;
 };
 
-// The simulated machine: the values INITIALIZE carries (FORMAT.md §5, §7.4) and the events
+// The simulated machine: the values INITIALIZE carries (format.md §8, §9.4) and the events
 // its CPU has, so that cputype, cpuid and event codes always agree.
 struct Machine {
   uint32_t version;    // PMC_VERSION of the generation
   uint32_t cputype;
   std::string cpuid;   // modern only
-  uint64_t tsc_freq;   // 0 on non-x86 (FORMAT.md §5)
+  uint64_t tsc_freq;   // 0 on non-x86 (format.md §8)
   std::span<const HwEvent> events;  // in the order --events takes them
 };
 

@@ -1,5 +1,5 @@
 // The ABI of a log: which generation wrote it, how wide its addresses are, and its byte order.
-// FORMAT.md §1 (generations), §3 (byte and word order).
+// format.md §2 (generations), §4 (byte and word order).
 #pragma once
 
 #include <cstddef>
@@ -12,7 +12,7 @@ namespace pmclog {
 
 // L1/L2/L3: legacy 12-byte header. M9/M10: modern 16-byte header; M10 (PMC_VERSION major
 // >= 0x0A) has the two-address PROCEXEC and pmc-id layout III, M9 the one-address PROCEXEC
-// and layout II (FORMAT.md §1, §5, §7.3).
+// and layout II (format.md §2, §8, §9.3).
 enum class Generation : uint8_t { L1, L2, L3, M9, M10 };
 inline constexpr int kGenerationCount = 5;
 
@@ -24,7 +24,7 @@ struct Abi {
   ByteOrder byte_order = ByteOrder::little;
   // Width of time_t in the modern INITIALIZE timespec: 4 on i386 (104-byte record),
   // 8 everywhere else (112 bytes). tv_nsec is a `long`, as wide as an address, so 32-bit
-  // producers with an 8-byte time_t have 4 bytes of stale padding after it. FORMAT.md §5.
+  // producers with an 8-byte time_t have 4 bytes of stale padding after it. format.md §8.1.
   // Ignored by legacy generations.
   uint8_t time_width = 8;
 
@@ -34,7 +34,7 @@ struct Abi {
   }
   bool legacy() const { return generation <= Generation::L3; }
   size_t header_size() const { return legacy() ? 12 : 16; }
-  // PMC_CALLCHAIN_DEPTH_MAX accepted for the generation (FORMAT.md §6, §9b): L1 has no
+  // PMC_CALLCHAIN_DEPTH_MAX accepted for the generation (format.md §10, §15): L1 has no
   // callchains, L2 32, L3 128 (32 before 10.2, indistinguishable in the bytes), M 512.
   uint32_t callchain_depth_max() const;
   bool operator==(const Abi&) const = default;
@@ -49,7 +49,7 @@ std::optional<ByteOrder> parse_byte_order(std::string_view s);  // little|le|big
 // "L3, 64-bit addresses, little-endian"
 std::string describe(const Abi& abi);
 
-// PMC_VERSION packing: major<<24 | minor<<16 | patch (FORMAT.md §1).
+// PMC_VERSION packing: major<<24 | minor<<16 | patch (format.md §2).
 inline constexpr uint32_t version_major(uint32_t v) { return v >> 24; }
 
 }  // namespace pmclog

@@ -1,5 +1,5 @@
 // The "PMCL" container that `pmc record` writes in front of the kernel's log stream
-// (FORMAT.md §12.1): an 8-byte file header, then 8-byte info headers each followed by its
+// (format.md §18): an 8-byte file header, then 8-byte info headers each followed by its
 // payload, up to a DONE info; the pmclog stream (INITIALIZE first) follows directly. Every
 // part is a native struct of the recording host, so the magic's byte order is the log's.
 // This is the one definition of its layout: parse (with file offsets), encode, the JSON
@@ -128,7 +128,7 @@ ContainerInfo make_cpuid(std::span<const CpuidLeaf> leaves, ByteOrder o);
 ContainerInfo make_pmcinfo(const Pmcinfo& p, ByteOrder o);
 ContainerInfo make_done();
 
-// The container facts of the machine this runs on (FORMAT.md §12.1 as `pmc record` writes
+// The container facts of the machine this runs on (format.md §18 as `pmc record` writes
 // them): arch code, SYSINFO from /proc/cpuinfo, uname and /sys/kernel/notes, and on x86 the
 // CPUID leaves, written in byte order `o` (the log's). Missing facts are empty strings.
 Container host_container(ByteOrder o);

@@ -1,4 +1,4 @@
-// Working out a log's ABI from its bytes (FORMAT.md §1.3), with overrides for every part.
+// Working out a log's ABI from its bytes (format.md §2.2), with overrides for every part.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,7 @@ struct Detection {
   // Fewer than 4 bytes: no header word, so no log (every log starts with INITIALIZE). The
   // ABI is a placeholder then, for readers that go on to report the empty input.
   bool empty = false;
-  // A PMCL container in front of the stream (FORMAT.md §12.1): its parts, what is wrong with
+  // A PMCL container in front of the stream (format.md §18): its parts, what is wrong with
   // it, and where the pmclog stream starts (0 without one). Its magic settles the byte order
   // and its arch the address width (unless the caller gives them).
   std::optional<Container> container;

@@ -1,4 +1,4 @@
-// Encoding records to exactly the bytes the FreeBSD kernel writer produces (FORMAT.md §2-§5):
+// Encoding records to exactly the bytes the FreeBSD kernel writer produces (format.md §3-§8):
 // lengths rounded to 4, zeros where the kernel leaves stale bytes.
 #pragma once
 
@@ -38,7 +38,7 @@ std::vector<BytePatch> unwritten_bytes(const Record& r, const Abi& abi);
 bool apply_patches(std::span<uint8_t> record, const std::vector<BytePatch>& patches);
 
 // The legacy header time as the kernel stores it: seconds truncated to 32 bits and
-// nanoseconds masked to 28 bits (FORMAT.md §2).
+// nanoseconds masked to 28 bits (format.md §3.2).
 inline std::pair<uint32_t, uint32_t> legacy_timestamp(uint64_t sec, uint64_t nsec) {
   return {static_cast<uint32_t>(sec), static_cast<uint32_t>(nsec & 0xFFFFFFFu)};
 }

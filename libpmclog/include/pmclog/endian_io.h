@@ -25,7 +25,7 @@ template <ByteOrder O>
 inline uint64_t load64_native(const uint8_t* p) {
   return boost::endian::endian_load<uint64_t, 8, boost_order<O>()>(p);
 }
-// EMIT64: two 32-bit words, low word first, each in the file's byte order (FORMAT.md §3).
+// EMIT64: two 32-bit words, low word first, each in the file's byte order (format.md §4).
 template <ByteOrder O>
 inline uint64_t load64_words(const uint8_t* p) {
   // Little-endian: low word first is exactly a little-endian u64, so one load does it.
@@ -70,7 +70,7 @@ inline void store64_words(uint8_t* p, uint64_t v) {
 }
 
 // Runtime-dispatched forms for code off the hot path.
-// u16 (the PMCL container's native struct fields, FORMAT.md §12.1).
+// u16 (the PMCL container's native struct fields, format.md §18).
 inline uint16_t load16(ByteOrder o, const uint8_t* p) {
   return o == ByteOrder::little ? boost::endian::endian_load<uint16_t, 2, order::little>(p)
                                 : boost::endian::endian_load<uint16_t, 2, order::big>(p);
@@ -105,7 +105,7 @@ inline void store64_words(ByteOrder o, uint8_t* p, uint64_t v) {
                          : store64_words<ByteOrder::big>(p, v);
 }
 
-// The header word: magic 31..24, type 23..16, length 15..0 (FORMAT.md §2).
+// The header word: magic 31..24, type 23..16, length 15..0 (format.md §3.1).
 inline uint32_t make_header_word(uint8_t type, uint16_t length) {
   return (uint32_t{0xEE} << 24) | (uint32_t{type} << 16) | length;
 }

@@ -1,4 +1,4 @@
-// The names FreeBSD's libpmc prints for PMCALLOCATE event codes (FORMAT.md §8), per era: a
+// The names FreeBSD's libpmc prints for PMCALLOCATE event codes (format.md §12.1), per era: a
 // data table of event codes, and the lookup rule of each era's reader. libpmc stops parsing
 // a log at the first PMCALLOCATE whose code it cannot name, so a code that is missing here
 // either makes pmcstat give up on the log or is one our table lacks (event_names.cpp says
@@ -26,7 +26,7 @@ struct EventBlock {
 // A name of an Intel programmable (IAP) event code in one CPU type's alias table.
 struct EventAlias {
   uint32_t code;
-  uint32_t cputype;  // enum pmc_cputype of the era (FORMAT.md §7.4)
+  uint32_t cputype;  // enum pmc_cputype of the era (format.md §9.4)
   const char* name;
 };
 
@@ -42,7 +42,7 @@ bool is_soft_event(uint32_t code);
 // `cputype`, or nullopt when it has none (or our table lacks it):
 //  - L2/L3: `_pmc_name_of_event(code, cputype)`: the IAP range is named only through the
 //    cputype's alias table, every other block whatever the cputype;
-//  - M9/M10: the static table (no pmu-events lookup; FORMAT.md §8); M10 names TSC "cycles";
+//  - M9/M10: the static table (no pmu-events lookup; format.md §12.1); M10 names TSC "cycles";
 //  - L1: TSC only (L1's own block layout is not in the table).
 // Soft codes are named by `dynamic` (code -> the name a PMCALLOCATEDYN of the log gave it).
 std::optional<std::string_view> event_name(uint32_t code, uint32_t cputype, Generation g,

@@ -1,4 +1,4 @@
-// Record kinds, independent of the generation's type numbering (FORMAT.md §1.1).
+// Record kinds, independent of the generation's type numbering (format.md §6).
 #pragma once
 
 #include <cstdint>
@@ -35,11 +35,11 @@ enum class Kind : uint8_t {
 };
 inline constexpr int kKindCount = 21;  // known kinds, excluding unknown
 
-// FORMAT.md names: "CALLCHAIN", "MAP_IN", "PMCALLOCATEDYN"...
+// format.md names: "CALLCHAIN", "MAP_IN", "PMCALLOCATEDYN"...
 std::string_view kind_name(Kind k);
 // Stable lowercase ids used in JSON and on command lines: "callchain", "map-in"...
 std::string_view kind_id(Kind k);
-// Accepts the id, the FORMAT.md name, and pmcstat keywords (case-insensitive).
+// Accepts the id, the format.md name, and pmcstat keywords (case-insensitive).
 std::optional<Kind> parse_kind(std::string_view s);
 
 // The kind a type number means in a generation; nullopt when the generation has no such type.

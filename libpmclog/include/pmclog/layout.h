@@ -1,6 +1,6 @@
 // The one definition of every record layout (DESIGN.md principle 1). Decoder, encoder,
 // printers, the JSON reader and the annotated-word view all derive from these tables.
-// FORMAT.md §4 (legacy) and §5 (modern).
+// format.md §7 (legacy) and §8 (modern).
 #pragma once
 
 #include <array>
@@ -38,8 +38,8 @@ enum class FieldType : uint8_t {
               // INITIALIZE timespec members (time_t tv_sec, long tv_nsec)
   addr,       // EMITADDR: a u32 (A=4) or a u64_words (A=8)
   pad,        // 4 bytes the kernel writes as zero
-  u8,         // one byte, then pad bytes to `size` (M10 MAP_IN's pl_pageshift, FORMAT.md §12.3)
-  unwritten,  // 4 bytes the kernel never writes (stale buffer contents, FORMAT.md §2)
+  u8,         // one byte, then pad bytes to `size` (M10 MAP_IN's pl_pageshift, format.md §16)
+  unwritten,  // 4 bytes the kernel never writes (stale buffer contents, format.md §5)
   chars,      // fixed char[size]; NUL-terminated unless the text fills it
   path,       // NUL-terminated string running to the end of the record (variable length)
   addrs,      // address array running to the end of the record (variable length)
@@ -80,6 +80,6 @@ const Layout* layout_for_type(const Abi& abi, uint8_t type);
 
 inline constexpr uint32_t kHeaderMagic = 0xEE;
 inline constexpr uint16_t kMaxRecordLength = 65532;  // 16-bit length rounded down to 4
-inline constexpr uint32_t kPathMax = 1024;           // PATH_MAX (FORMAT.md §6)
+inline constexpr uint32_t kPathMax = 1024;           // PATH_MAX (format.md §10)
 
 }  // namespace pmclog

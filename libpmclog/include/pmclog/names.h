@@ -1,5 +1,5 @@
-// Names and bit layouts of values inside records: pmc ids (FORMAT.md §7.3), allocation flags
-// (§7.2), cpu types (§7.4), callchain flags (§7.1).
+// Names and bit layouts of values inside records: pmc ids (format.md §9.3), allocation flags
+// (format.md §9.2), cpu types (format.md §9.4), callchain flags (format.md §9.1).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 namespace pmclog {
 
-enum class PmcIdLayout : uint8_t { legacy, ii, iii };  // I, II, III of FORMAT.md §7.3
+enum class PmcIdLayout : uint8_t { legacy, ii, iii };  // I, II, III of format.md §9.3
 PmcIdLayout pmcid_layout(Generation g);  // L*: legacy, M9: II, M10: III
 
 struct PmcIdParts {
@@ -25,7 +25,7 @@ PmcIdParts split_pmcid(uint32_t id, Generation g);
 // is set; each part is masked to its field's width).
 uint32_t make_pmcid(const PmcIdParts& parts, Generation g);
 
-// The PMC_VERSION that FreeBSD wrote in INITIALIZE for the generation (FORMAT.md §1): L1
+// The PMC_VERSION that FreeBSD wrote in INITIALIZE for the generation (format.md §2): L1
 // 0x01020003, L2/L3 0x03010000, M9 0x09030000, M10 0x0A000000.
 uint32_t typical_pmc_version(Generation g);
 std::string_view pmc_mode_name(uint32_t mode);  // "SS" "SC" "TS" "TC" or "?"

@@ -63,7 +63,7 @@ struct OpenLog {
 // An empty log opens fine (detection then assumes L3 LP64 little-endian and says so).
 // Damage inside a compressed stream is an Errc::io error from the reader, naming the
 // compression and the decompressed offset, after every record decoded before it.
-// A PMCL container in front of the stream (FORMAT.md §12.1) is read here: its parts are in
+// A PMCL container in front of the stream (format.md §18) is read here: its parts are in
 // detection.container, the reader starts after it and record offsets stay file offsets.
 // `container_issues`, when given, receives what is wrong with the container (the fatal
 // problem that fails the opening included), for a validator.

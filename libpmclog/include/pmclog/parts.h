@@ -1,4 +1,4 @@
-// Multipart callchains (AMD IBS; FORMAT.md §12.2): when CALLCHAIN cpuflags carry
+// Multipart callchains (AMD IBS; format.md §17): when CALLCHAIN cpuflags carry
 // PMC_CC_F_MULTIPART, the address slots begin with a part header of four {u8 type, u8 len}
 // entries and the parts' payloads follow it. The decoder keeps the slots as they are
 // (Record::pcs); parts() reads them on demand, so plain callchains pay nothing for this.
@@ -66,7 +66,7 @@ inline uint64_t join_u64(ByteOrder o, uint8_t width, const uint64_t* slots) {
 }
 void split_u64(ByteOrder o, uint8_t width, uint64_t v, uint64_t* slots);
 
-// IBS payload field names, in slot order (FORMAT.md §12.2): fetch CTL EXTCTL LINADDR
+// IBS payload field names, in slot order (format.md §17): fetch CTL EXTCTL LINADDR
 // PHYSADDR; op CTL RIP DATA DATA2 DATA3 DC_LINADDR DC_PHYSADDR and TGT_RIP (never written).
 inline constexpr std::array<std::string_view, 4> kIbsFetchFields{"ctl", "extctl", "linaddr",
                                                                  "physaddr"};

@@ -93,7 +93,7 @@ struct Header {
   uint8_t type = 0;
   uint16_t length = 0;
   uint32_t ts_sec = 0;   // legacy: tv_sec & 0xFFFFFFFF
-  uint32_t ts_nsec = 0;  // legacy: tv_nsec & 0xFFFFFFF (28 bits, FORMAT.md §2)
+  uint32_t ts_nsec = 0;  // legacy: tv_nsec & 0xFFFFFFF (28 bits, format.md §3.2)
   uint64_t tsc = 0;      // modern: native 64-bit TSC
 };
 
@@ -111,7 +111,7 @@ struct Record {
 
   uint64_t operator[](Field f) const { return v[static_cast<size_t>(f)]; }
   bool has(Field f) const { return layout && layout->has(f); }
-  // CALLCHAIN cpuflags = cpu << 16 | flags (FORMAT.md §7.1).
+  // CALLCHAIN cpuflags = cpu << 16 | flags (format.md §9.1).
   uint32_t cpu() const { return static_cast<uint32_t>((*this)[Field::cpuflags] >> 16); }
   bool user_callchain() const { return ((*this)[Field::cpuflags] & 1u) != 0; }
 };

@@ -46,7 +46,7 @@ struct Options {
   SymbolOptions symbols;
   Filter filter;
   bool keep_going = false;  // skip damaged records instead of stopping at the first
-  // Multipart (AMD IBS) callchains (FORMAT.md §12.2): the IBS_OP part's RIP is the sample's
+  // Multipart (AMD IBS) callchains (format.md §17): the IBS_OP part's RIP is the sample's
   // address (its leaf frame, in place of the CALLCHAIN part's first frame). Off, only the
   // CALLCHAIN part is the stack.
   bool ibs = false;

@@ -63,7 +63,7 @@ template <bool Fast = false>
   return !((d > plan.span) | ((d & plan.align_mask) != 0) | ((word & 0xFFFF) > avail));
 }
 
-// The header of a record at least a header long: legacy time (FORMAT.md §2) or modern TSC.
+// The header of a record at least a header long: legacy time (format.md §3.2) or modern TSC.
 template <ByteOrder O, bool Legacy>
 [[gnu::always_inline]] inline Header header_of(const uint8_t* p, uint32_t word) {
   Header h;

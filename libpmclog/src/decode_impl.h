@@ -57,7 +57,11 @@ inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
       default: cold.other[cold.nother++] = f; break;
     }
   }
-  plan.simple = cold.nother == 0 && plan.tail != FieldType::path && plan.nwords <= words;
+  // Narrow addresses' frames (Abi::narrow()) are counted by slots in fill_rare, which keeps
+  // the fast path's frame count a constant division.
+  const bool narrow_frames = plan.tail == FieldType::addrs && slot != abi.address_width;
+  plan.simple = cold.nother == 0 && plan.tail != FieldType::path && plan.nwords <= words &&
+                !narrow_frames;
   if (plan.simple) {  // pad the word list (Plan::simple)
     uint8_t spare = 0;
     while (l->has(static_cast<Field>(spare))) ++spare;

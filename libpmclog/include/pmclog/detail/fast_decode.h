@@ -43,7 +43,8 @@ struct alignas(64) Plan {
   uint16_t tail_off = 0;
   uint8_t nwords = 0;   // 32-bit words, the bulk of every record, in a flat list
   // log2 of the address slot: a CALLCHAIN's frames are its payload >> frame_shift (2 or 3;
-  // 3 with 4-byte values too, for addresses narrower than their slots, Abi::narrow()).
+  // 3 with 4-byte values too, for addresses narrower than their slots, Abi::narrow(), whose
+  // plans are never simple, so the fast path's frames stay payload / W).
   uint8_t frame_shift = 3;
   // At most fast_words() words, perhaps an address array, nothing else (no ColdPlan, no
   // path). Such a plan's word list is padded to fast_words() entries that reread the
@@ -120,7 +121,7 @@ template <ByteOrder O, int W>
   // Whole frames within the depth limit: checked with the framing. A record without frames
   // gets an empty view.
   const uint32_t payload = static_cast<uint32_t>(len - plan.tail_off);  // unsigned: a shift
-  const uint32_t nframes = plan.tail == FieldType::addrs ? payload >> plan.frame_shift : 0;
+  const uint32_t nframes = plan.tail == FieldType::addrs ? payload / W : 0;
   out.pcs = AddrView(p + plan.tail_off, nframes, W, O);
 }
 

@@ -282,12 +282,11 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
           const bool f8 = path_fits(p, len, layout_for(a8, *k));
           const bool fn = path_fits(p, len, layout_for(an, *k));
           const std::string why = where + " (the path's NUL ends the record)";
+          const std::string narrow_why = where + " (the path follows a 4-byte address and its "
+                                                 "NUL ends the record but for the rest of the slot)";
           if (f4 + f8 + fn == 1) {
-            votes.vote(f4 ? 4 : 8, why);
-            if (!f4)
-              values.vote(fn, fn ? where + " (the path follows a 4-byte address and its NUL "
-                                           "ends the record but for the rest of the slot)"
-                                 : why);
+            votes.vote(f4 ? 4 : 8, fn ? narrow_why : why);
+            if (!f4) values.vote(fn, fn ? narrow_why : why);
           } else if (f8 && fn && !f4) {
             votes.vote(8, why);  // slots settled; the value width not (stale bytes are zero)
           }

@@ -121,6 +121,16 @@ TEST(NarrowTools, SynthWritesTheAbi) {
                               ".rt - && cmp " + f + " " + f + ".rt");
     EXPECT_EQ(rt.status, 0) << rt.err;
   }
+  // Behind a PMCL container (arch ppc64: 8-byte slots), the path records still tell the values.
+  const std::string c = dir + "/container.pmclog";
+  ASSERT_EQ(run_shell(kWrite + " synth --container -q -n 300 --generation M9 --address-width 4 "
+                      "--address-slot 8 --byte-order big -o " + c)
+                .status,
+            0);
+  const auto d = run_dump({"--show-abi", c});
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_TRUE(has(d.out, "address width: 8 bytes (the PMCL container's arch ppc64")) << d.out;
+  EXPECT_TRUE(has(d.out, "address values: 4 bytes in 8-byte slots (MAP_IN of ")) << d.out;
   EXPECT_NE(run_shell(kWrite + " synth -q -n 100 --address-width 8 --address-slot 4 -o " + dir +
                       "/x.pmclog")
                 .status,

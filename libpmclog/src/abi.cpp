@@ -62,14 +62,23 @@ std::string describe(const Abi& abi) {
   s += ", ";
   s += std::to_string(abi.address_width * 8);
   s += "-bit addresses, ";
+  if (abi.narrow()) {
+    s.resize(s.size() - 2);
+    s += " in " + std::to_string(abi.slot_width() * 8) + "-bit slots, ";
+  }
   s += byte_order_name(abi.byte_order);
   s += "-endian";
-  if (!abi.legacy() && abi.time_width != abi.address_width) {
+  if (!abi.legacy() && abi.time_width != abi.long_width()) {
     s += ", ";
     s += std::to_string(abi.time_width * 8);
     s += "-bit time_t";
   }
   return s;
+}
+
+bool valid_address_form(const Abi& abi) {
+  const int w = abi.address_width, s = abi.slot_width();
+  return (w == 4 || w == 8) && (s == w || (w == 4 && s == 8));
 }
 
 }  // namespace pmclog

@@ -26,7 +26,7 @@ struct ColdPlan {
 
 inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
                       ColdPlan& cold) {
-  const int width = abi.address_width, words = fast_words(abi.legacy());
+  const int slot = abi.slot_width(), words = fast_words(abi.legacy());
   const auto word_of = [](uint32_t t, uint32_t len) { return kHeaderMagic << 24 | t << 16 | len; };
   const uint32_t never = word_of((type + 1u) & 0xFF, 0);  // another type: no word of this one
   plan = Plan{};
@@ -35,6 +35,7 @@ inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
   plan.min_word = plan.fast_min_word = never;
   if (l == nullptr) return;
   plan.kind = l->kind;
+  plan.frame_shift = slot == 8 ? 3 : 2;
   const uint16_t min_len = l->min_length();
   // Every layout's smallest length is whole words; one that was not could never be valid,
   // and the checked path says why.
@@ -56,7 +57,11 @@ inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
       default: cold.other[cold.nother++] = f; break;
     }
   }
-  plan.simple = cold.nother == 0 && plan.tail != FieldType::path && plan.nwords <= words;
+  // Narrow addresses' frames (Abi::narrow()) are counted by slots in fill_rare, which keeps
+  // the fast path's frame count a constant division.
+  const bool narrow_frames = plan.tail == FieldType::addrs && slot != abi.address_width;
+  plan.simple = cold.nother == 0 && plan.tail != FieldType::path && plan.nwords <= words &&
+                !narrow_frames;
   if (plan.simple) {  // pad the word list (Plan::simple)
     uint8_t spare = 0;
     while (l->has(static_cast<Field>(spare))) ++spare;
@@ -66,9 +71,9 @@ inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
     }
   }
   if (plan.tail == FieldType::addrs) {  // the depth limit and whole frames, in the same rule
-    const uint32_t frames = abi.callchain_depth_max() * static_cast<uint32_t>(width);
+    const uint32_t frames = abi.callchain_depth_max() * static_cast<uint32_t>(slot);
     plan.span = std::min<uint32_t>(frames, kMaxRecordLength - min_len);
-    plan.align_mask = static_cast<uint16_t>(width - 1);
+    plan.align_mask = static_cast<uint16_t>(slot - 1);
     // Whole frames are whole multiples of the width from the smallest length only if the
     // frames start there (they do in every layout; if one day not, the checked path decides).
     if (plan.tail_off != min_len) plan.min_word = never;
@@ -121,7 +126,8 @@ template <ByteOrder O, int W>
     }
   }
   if (plan.tail == FieldType::addrs) {
-    out.pcs = AddrView(p + plan.tail_off, static_cast<uint32_t>((len - plan.tail_off) / W), W, O);
+    out.pcs = AddrView(p + plan.tail_off, static_cast<uint32_t>((len - plan.tail_off) >> plan.frame_shift),
+                       W, O);
     return Step::record;
   }
   out.pcs = {};
@@ -204,11 +210,11 @@ template <ByteOrder O, int W, bool Legacy>
   }
   if (plan.tail == FieldType::addrs) {
     const size_t payload = len - plan.tail_off;
-    if (payload % W != 0) {
-      fail_callchain_misaligned(err, offset, payload, W);
+    if (payload % l->addr_slot != 0) {
+      fail_callchain_misaligned(err, offset, payload, l->addr_slot, W);
       return Step::error;
     }
-    const uint32_t n = static_cast<uint32_t>(payload / W);
+    const uint32_t n = static_cast<uint32_t>(payload / l->addr_slot);
     if (n > ctx.depth_max) {
       fail_callchain_depth(err, offset, n, ctx.abi);
       return Step::error;

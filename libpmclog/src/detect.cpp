@@ -59,16 +59,39 @@ struct WidthVotes {
 };
 
 // In path records the NUL must sit in the record's last 4 bytes (the length is offsetof(path)
-// + strlen + 1, rounded up); only the right address width puts it there.
+// + strlen + 1, rounded up); only the right address width puts it there. With addresses
+// narrower than their slots the length counts the whole slots but the path follows the
+// values, so the NUL sits that many unwritten bytes earlier (format.md §19).
 bool path_fits(const uint8_t* p, uint16_t len, const Layout* l) {
   if (l == nullptr || !l->variable) return false;
   const uint16_t off = l->fields[l->nfields - 1].offset;
-  if (off >= len) return false;
+  const uint16_t unfilled = static_cast<uint16_t>(l->fixed_size - off);
+  if (off >= len || len < unfilled + off) return false;
   const void* nul = std::memchr(p + off, 0, len - off);
   if (nul == nullptr) return false;
   const size_t at = static_cast<size_t>(static_cast<const uint8_t*>(nul) - p);
-  return at + 4 >= len;
+  const size_t end = len - unfilled;  // where the written part ends
+  return at < end && at + 4 >= end;
 }
+
+// Which of 4-byte values in 8-byte slots and 8-byte values the records of a log with 8-byte
+// slots show (format.md §19).
+struct ValueVotes {
+  int narrow = 0, wide = 0;
+  std::string first_narrow, first_wide;
+  void vote(bool n, const std::string& why) {
+    if (n) {
+      if (narrow++ == 0) first_narrow = why;
+    } else {
+      if (wide++ == 0) first_wide = why;
+    }
+  }
+};
+
+// powerpc cputypes (0x300-0x3ff, format.md §9.4). Every powerpc kernel before the one that
+// selects EMIT64 on __powerpc64__ (in the M10 era) writes 4-byte addresses, so such a CPU in a
+// log with 8-byte slots means powerpc64's narrow addresses.
+bool powerpc_cputype(uint32_t cputype) { return cputype >= 0x300 && cputype < 0x400; }
 
 }  // namespace
 
@@ -207,18 +230,28 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
                      "length 104 or 112); give the generation explicitly");
   }
 
-  // 3. Address width, from records whose size depends on it (format.md §2.2 step 5).
+  // 3. Address width, from records whose size depends on it (format.md §2.2 step 5), then, with 8-byte
+  // slots, whether the values fill them (format.md §19).
   abi.time_width = 8;
-  if (hint.address_width) {
-    abi.address_width = *hint.address_width;
-    det.evidence.push_back("address width: " + std::to_string(abi.address_width) +
-                           " bytes (given)");
-  } else {
+  const std::optional<uint8_t> given_slot =
+      hint.address_slot ? hint.address_slot
+                        : (hint.address_width ? hint.address_width : std::optional<uint8_t>{});
+  ValueVotes values;
+  if (given_slot) {
+    abi.address_width = *given_slot;
+    det.evidence.push_back(hint.address_width
+                               ? "address width: " + std::to_string(abi.address_width) +
+                                     " bytes (given)"
+                               : "address slots: " + std::to_string(abi.address_width) +
+                                     " bytes (given; the records decide how wide the values are)");
+  }
+  {
     WidthVotes votes;
     const bool legacy = abi.legacy();
-    Abi a4 = abi, a8 = abi;
+    Abi a4 = abi, a8 = abi, an = Abi::make_narrow(abi.generation, o);
     a4.address_width = 4;
     a8.address_width = 8;
+    a4.address_slot = a8.address_slot = 0;
     walk(d, o, abi.header_size(), [&](size_t pos, uint8_t type, uint16_t len, const uint8_t* p) {
       const auto k = kind_of_type(abi.generation, type);
       if (!k) return true;
@@ -247,7 +280,16 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
         case Kind::mappingchange: {
           const bool f4 = path_fits(p, len, layout_for(a4, *k));
           const bool f8 = path_fits(p, len, layout_for(a8, *k));
-          if (f4 != f8) votes.vote(f4 ? 4 : 8, where + " (the path's NUL ends the record)");
+          const bool fn = path_fits(p, len, layout_for(an, *k));
+          const std::string why = where + " (the path's NUL ends the record)";
+          const std::string narrow_why = where + " (the path follows a 4-byte address and its "
+                                                 "NUL ends the record but for the rest of the slot)";
+          if (f4 + f8 + fn == 1) {
+            votes.vote(f4 ? 4 : 8, fn ? narrow_why : why);
+            if (!f4) values.vote(fn, fn ? narrow_why : why);
+          } else if (f8 && fn && !f4) {
+            votes.vote(8, why);  // slots settled; the value width not (stale bytes are zero)
+          }
           break;
         }
         default: break;
@@ -259,14 +301,17 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
       votes.first4 = votes.first_weak4;
     }
     auto arch_width = container ? container_arch_width(container->arch) : std::nullopt;
-    if (arch_width) {
+    if (given_slot) {
+      // the slot width is settled; only the value width below may still use the records
+    } else if (arch_width) {
       // Records of fixed size outvoting the arch (a 32-bit log recorded on a 64-bit machine,
       // or a wrong arch code) win; the arch is then only mentioned.
       const int agree = *arch_width == 4 ? votes.four : votes.eight;
       const int disagree = *arch_width == 4 ? votes.eight : votes.four;
       if (disagree > agree) arch_width.reset();
     }
-    if (arch_width) {
+    if (given_slot) {
+    } else if (arch_width) {
       // The recorder's architecture decides; the records are a second opinion.
       abi.address_width = *arch_width;
       const int agree = abi.address_width == 4 ? votes.four : votes.eight;
@@ -296,7 +341,7 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
       det.evidence.push_back("address width: " + std::to_string(abi.address_width) + " bytes (" +
                              why + ")");
     }
-    if (container && !arch_width && !det.evidence.empty())
+    if (container && !given_slot && !arch_width && !det.evidence.empty())
       det.evidence.back() += "; the PMCL container's arch " +
                              std::string(container_arch_name(container->arch).value_or("unknown")) +
                              " (code " + std::to_string(container->arch) + ") " +
@@ -306,6 +351,48 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
   if (abi.address_width != 4 && abi.address_width != 8)
     return abi_error("address width " + std::to_string(abi.address_width) + " is not 4 or 8");
 
+  // 3b. With 8-byte slots: 4-byte values (powerpc64 before main, mips n64 in 9.x) or 8.
+  if (hint.address_width && hint.address_slot) {
+    abi.address_width = *hint.address_width;
+    abi.address_slot = *hint.address_slot;
+    if (!valid_address_form(abi))
+      return abi_error(std::to_string(abi.address_width) + "-byte addresses in " +
+                       std::to_string(abi.slot_width()) +
+                       "-byte slots: no kernel writes them (4 or 8 in as wide slots, or 4 in 8)");
+    if (abi.narrow())
+      det.evidence.push_back("address values: " + std::to_string(abi.address_width) +
+                             " bytes in " + std::to_string(abi.slot_width()) + "-byte slots (given)");
+  } else if (hint.address_width) {
+    // --address-width alone: as wide as the slots
+  } else if (abi.address_width == 8) {
+    const uint32_t cputype =
+        (legacy_init || modern_init) && d.size() >= size_t{len0}
+            ? detail::load32(o, d.data() + (legacy_init ? 16 : 20))
+            : 0;
+    const bool ppc = (legacy_init || modern_init) && powerpc_cputype(cputype) &&
+                     abi.generation != Generation::M10;
+    std::string why;
+    if (values.narrow > values.wide) {
+      why = values.first_narrow;
+      if (values.narrow > 1) why += "; " + std::to_string(values.narrow - 1) + " more record(s) agree";
+      if (values.wide > 0)
+        why += "; " + std::to_string(values.wide) + " record(s) suggest 8-byte values";
+    } else if (values.wide == 0 && ppc) {
+      why = "INITIALIZE cputype " + detail::hex32(cputype) + " at offset " +
+            std::to_string(legacy_init ? 16 : 20) +
+            " is a powerpc CPU, whose kernels before the M10 generation write 4-byte addresses";
+    }
+    if (!why.empty()) {
+      abi.address_width = 4;
+      abi.address_slot = 8;
+      det.evidence.push_back("address values: 4 bytes in 8-byte slots (" + why + ")");
+    } else if (values.narrow > 0) {
+      det.evidence.push_back("address values: 8 bytes (" + values.first_wide + "; " +
+                             std::to_string(values.narrow) +
+                             " record(s) suggest 4-byte values in 8-byte slots)");
+    }
+  }
+
   // time_t width of the modern INITIALIZE timespec (format.md §8.1): 104-byte INITIALIZE means i386.
   if (hint.time_width) {
     abi.time_width = *hint.time_width;
@@ -314,9 +401,9 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
   } else if (!abi.legacy() && type0 == 3 && len0 == 112) {
     abi.time_width = 8;
   } else {
-    abi.time_width = abi.address_width;
+    abi.time_width = abi.long_width();
   }
-  if (!abi.legacy() && abi.time_width != abi.address_width)
+  if (!abi.legacy() && abi.time_width != abi.long_width())
     det.evidence.push_back("time_t: " + std::to_string(abi.time_width) +
                            " bytes (INITIALIZE length " + std::to_string(len0) + ")");
   return det;

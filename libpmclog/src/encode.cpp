@@ -91,7 +91,7 @@ Result<uint16_t> encoded_length(const RecordValue& r, const Abi& abi, const Enco
     if (l->variable) {
       natural = l->fields[l->nfields - 1].type == FieldType::path
                     ? round4(natural + r.text.size() + 1)
-                    : natural + r.pcs.size() * abi.address_width;
+                    : natural + r.pcs.size() * abi.slot_width();
     }
   }
   size_t len = natural;
@@ -161,6 +161,8 @@ Result<uint16_t> encode(const RecordValue& r, const Abi& abi, std::vector<uint8_
       case FieldType::chars:
       case FieldType::path: std::memcpy(q, r.text.data(), r.text.size()); break;
       case FieldType::addrs:
+        // Packed values; with narrow addresses the rest of the slots is the record's
+        // unwritten tail (format.md §19).
         for (uint64_t pc : r.pcs) {
           if (abi.address_width == 4) detail::store32(o, q, static_cast<uint32_t>(pc));
           else detail::store64_words(o, q, pc);

@@ -160,6 +160,10 @@ void append_json(const Record& r, const Abi& abi, std::string& out) {
     out += '"';
     key(out, "address_width");
     append_u64(out, abi.address_width);
+    if (abi.narrow()) {  // only then: other logs' lines stay as they were
+      key(out, "address_slot");
+      append_u64(out, abi.slot_width());
+    }
     if (!abi.legacy()) {
       key(out, "time_width");
       append_u64(out, abi.time_width);

@@ -17,7 +17,8 @@ SlotTable::SlotTable() : names_(kSlotCount) {
       {"ts_nsec", kTsNsec},     {"tsc", kTsc},                 {"tsc_hex", kTscHex},
       {"cpu", kCpu},            {"unwritten", kUnwritten},     {"payload_hex", kPayloadHex},
       {"address_width", kAddressWidth}, {"byte_order", kByteOrder},
-      {"time_width", kTimeWidth}, {"file", kFile}, {"parts", kParts}};
+      {"time_width", kTimeWidth}, {"file", kFile}, {"parts", kParts},
+      {"address_slot", kAddressSlot}};
   for (const auto& [n, slot] : extra) add(n, slot);
 }
 

@@ -59,7 +59,8 @@ struct Collected {
 bool is_numeric_slot(int s) {
   return s < kScalarFieldCount || (s >= kHexBase && s < kHexBase + kScalarFieldCount) ||
          s == kTypeCode || s == kLength || s == kOffset || s == kTsSec || s == kTsNsec ||
-         s == kTsc || s == kTscHex || s == kCpu || s == kAddressWidth || s == kTimeWidth;
+         s == kTsc || s == kTscHex || s == kCpu || s == kAddressWidth || s == kTimeWidth ||
+         s == kAddressSlot;
 }
 
 std::string unknown_member(std::string_view k) {
@@ -261,7 +262,7 @@ std::optional<Error> check_members(const Collected& c, const RecordValue& r, con
                                    const Abi& abi) {
   std::bitset<kSlotCount> allowed;
   for (int s : {kType, kTypeCode, kLength, kOffset, kGeneration, kUnwritten, kAddressWidth,
-                kByteOrder, kTimeWidth, kFile})
+                kByteOrder, kTimeWidth, kFile, kAddressSlot})
     allowed[static_cast<size_t>(s)] = true;
   if (abi.legacy()) {
     allowed[kTsSec] = allowed[kTsNsec] = true;
@@ -300,7 +301,7 @@ size_t natural_length(const RecordValue& r, const Layout* l, const Abi& abi) {
   if (!l->variable) return l->fixed_size;
   if (l->fields[l->nfields - 1].type == FieldType::path)
     return (l->fixed_size + r.text.size() + 1 + 3) & ~size_t{3};
-  return l->fixed_size + r.pcs.size() * abi.address_width;
+  return l->fixed_size + r.pcs.size() * l->addr_slot;
 }
 
 thread_local Collected t_collected;  // reused: its vectors keep their capacity
@@ -331,6 +332,7 @@ Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& i
   if (has(kByteOrder)) info.byte_order = str(kByteOrder);
   info.address_width = has(kAddressWidth) ? num(kAddressWidth).v : 0;
   info.time_width = has(kTimeWidth) ? num(kTimeWidth).v : 0;
+  info.address_slot = has(kAddressSlot) ? num(kAddressSlot).v : 0;
   if (has(kFile)) {
     info.has_file = true;
     info.file = str(kFile);
@@ -531,6 +533,7 @@ Result<JsonLineHead> peek(std::string_view line, bool has_padding) {
   }
   h.address_width = has(kAddressWidth) ? num(kAddressWidth) : 0;
   h.time_width = has(kTimeWidth) ? num(kTimeWidth) : 0;
+  h.address_slot = has(kAddressSlot) ? num(kAddressSlot) : 0;
   h.has_length = has(kLength);
   h.length = has(kLength) ? num(kLength) : 0;
   return h;

@@ -20,7 +20,7 @@ constexpr uint8_t kLegacy = kL1 | kL2 | kL3, kModern = kM9 | kM10;
 enum class Size : uint8_t {
   natural,        // from the type (and `chars` for FieldType::chars)
   time_t_width,   // Abi::time_width
-  long_width,     // the producer's `long`: the address width (FreeBSD is ILP32 or LP64)
+  long_width,     // the producer's `long`: the address slot width (FreeBSD is ILP32 or LP64)
   // 4 bytes of C struct padding in `struct timespec {time_t; long;}`, only where the two
   // widths differ; absent (no field) otherwise.
   pad_if_long_wider,  // between tv_sec and tv_nsec
@@ -119,24 +119,36 @@ const std::vector<KindDecl>& declarations() {
   return decls;
 }
 
-constexpr int kWidths = 2;  // 4, 8
+// The address forms: value width / slot width (Abi::address_width, Abi::slot_width()).
+struct Form {
+  int value, slot;
+};
+constexpr std::array<Form, 3> kForms = {{{4, 4}, {8, 8}, {4, 8}}};
 constexpr int kTimeWidths = 2;
 
-size_t table_index(Generation g, int width, int time_width, Kind k) {
-  const size_t gi = static_cast<size_t>(g);
-  const size_t wi = width == 4 ? 0 : 1;
-  const size_t ti = time_width == 4 ? 0 : 1;
-  return ((gi * kWidths + wi) * kTimeWidths + ti) * kKindCount + static_cast<size_t>(k);
+int form_index(int value, int slot) {
+  for (size_t i = 0; i < kForms.size(); ++i)
+    if (kForms[i].value == value && kForms[i].slot == slot) return static_cast<int>(i);
+  return -1;
 }
 
-// 0 for a padding declaration that does not apply to these widths.
-uint16_t field_size(const Decl& d, int width, int time_width) {
+size_t table_index(Generation g, int form, int time_width, Kind k) {
+  const size_t gi = static_cast<size_t>(g);
+  const size_t ti = time_width == 4 ? 0 : 1;
+  return ((gi * kForms.size() + static_cast<size_t>(form)) * kTimeWidths + ti) * kKindCount +
+         static_cast<size_t>(k);
+}
+
+// 0 for a padding declaration that does not apply to these widths. An address takes its
+// value's width here; the rest of its slot is added at the end of the record (build_table).
+uint16_t field_size(const Decl& d, Form form, int time_width) {
+  const int long_width = form.slot;  // `long` is as wide as uintfptr_t (ILP32 or LP64)
   switch (d.size) {
     case Size::natural: break;
     case Size::time_t_width: return static_cast<uint16_t>(time_width);
-    case Size::long_width: return static_cast<uint16_t>(width);
-    case Size::pad_if_long_wider: return width > time_width ? 4 : 0;
-    case Size::pad_if_time_wider: return time_width > width ? 4 : 0;
+    case Size::long_width: return static_cast<uint16_t>(long_width);
+    case Size::pad_if_long_wider: return long_width > time_width ? 4 : 0;
+    case Size::pad_if_time_wider: return time_width > long_width ? 4 : 0;
   }
   switch (d.type) {
     case T::u32:
@@ -145,40 +157,56 @@ uint16_t field_size(const Decl& d, int width, int time_width) {
     case T::unwritten: return 4;
     case T::u64_words: return 8;
     case T::native: return 0;  // always declared with its Size
-    case T::addr: return static_cast<uint16_t>(width);
+    case T::addr: return static_cast<uint16_t>(form.value);
     case T::chars: return d.chars;
     case T::path: return 1;
-    case T::addrs: return static_cast<uint16_t>(width);
+    case T::addrs: return static_cast<uint16_t>(form.value);
   }
   return 0;
 }
 
-using Table = std::array<Layout, kGenerationCount * kWidths * kTimeWidths * kKindCount>;
+using Table = std::array<Layout, kGenerationCount * kForms.size() * kTimeWidths * kKindCount>;
 
 Table build_table() {
   Table table{};
   for (int gi = 0; gi < kGenerationCount; ++gi) {
     const auto g = static_cast<Generation>(gi);
-    for (int width : {4, 8}) {
+    for (size_t fi = 0; fi < kForms.size(); ++fi) {
+      const Form form = kForms[fi];
       for (int tw : {4, 8}) {
         for (const KindDecl& d : declarations()) {
           if (!(d.generations & bit(g))) continue;
           const auto type = type_of_kind(g, d.kind);
           if (!type) continue;
-          Layout& l = table[table_index(g, width, tw, d.kind)];
+          Layout& l = table[table_index(g, static_cast<int>(fi), tw, d.kind)];
           l.kind = d.kind;
           l.type = *type;
           l.header_size = gi <= static_cast<int>(Generation::L3) ? 12 : 16;
+          l.addr_slot = static_cast<uint8_t>(form.slot);
           uint16_t off = l.header_size;
+          // Slot bytes the writer sized for but did not fill: with narrow addresses each
+          // later field follows the 4-byte value directly, and the record's length still
+          // counts the whole slots (format.md §19 "writer/struct mismatch").
+          uint16_t unfilled = 0;
           for (const Decl& f : d.body) {
-            const uint16_t size = field_size(f, width, tw);
+            const uint16_t size = field_size(f, form, tw);
             if (size == 0) continue;  // padding these widths do not have
             l.fields[l.nfields++] = FieldSpec{f.id, f.type, off, size};
             if (f.type == T::path || f.type == T::addrs) {
               l.variable = true;
               break;  // the variable part runs to the end of the record
             }
+            if (f.type == T::addr) unfilled = static_cast<uint16_t>(unfilled + form.slot - form.value);
             off = static_cast<uint16_t>(off + size);
+          }
+          if (l.variable) {
+            // A path's record is sized from the slot offset: the unfilled bytes follow its NUL.
+            off = static_cast<uint16_t>(off + unfilled);
+          } else {
+            for (; unfilled > 0; unfilled = static_cast<uint16_t>(unfilled - 4)) {
+              l.fields[l.nfields++] = FieldSpec{Field::pid, T::unwritten, off, 4};
+              off = static_cast<uint16_t>(off + 4);
+            }
           }
           l.fixed_size = off;
         }
@@ -209,9 +237,10 @@ const FieldSpec* Layout::find(Field f) const {
 }
 
 const Layout* layout_for(const Abi& abi, Kind k) {
-  if (k == Kind::unknown || (abi.address_width != 4 && abi.address_width != 8)) return nullptr;
+  const int form = form_index(abi.address_width, abi.slot_width());
+  if (k == Kind::unknown || form < 0) return nullptr;
   const int tw = abi.time_width == 4 ? 4 : 8;
-  const Layout& l = table()[table_index(abi.generation, abi.address_width, tw, k)];
+  const Layout& l = table()[table_index(abi.generation, form, tw, k)];
   return l.kind == k ? &l : nullptr;  // never-filled slots keep Kind::unknown
 }
 

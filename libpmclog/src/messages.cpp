@@ -80,10 +80,13 @@ void fail_unterminated(Error& e, uint64_t off, Kind k, uint16_t field_off, uint1
           " has no NUL terminator within the record's " + std::to_string(len) + " bytes");
 }
 
-void fail_callchain_misaligned(Error& e, uint64_t off, size_t payload, int width) {
+void fail_callchain_misaligned(Error& e, uint64_t off, size_t payload, int width, int value) {
   set(e, Errc::callchain_misaligned, off,
       "CALLCHAIN has " + std::to_string(payload) + " bytes of frames, not a multiple of the " +
-          std::to_string(width) + "-byte address size");
+          std::to_string(width) + "-byte address size" +
+          (value != width ? " (" + std::to_string(value) + "-byte addresses in " +
+                                std::to_string(width) + "-byte slots)"
+                          : std::string()));
 }
 
 void fail_callchain_depth(Error& e, uint64_t off, uint32_t n, const Abi& abi) {

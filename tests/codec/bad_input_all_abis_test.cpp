@@ -14,8 +14,8 @@ namespace {
 class BadInputAllAbis : public ::testing::TestWithParam<Abi> {
  protected:
   void SetUp() override {
-    bytes_ = read_bytes(fixtures_dir() + "/" + fixture_stem(GetParam()) + ".pmclog");
-    listing_ = parse_listing(read_file(fixtures_dir() + "/" + fixture_stem(GetParam()) + ".expected.txt"));
+    bytes_ = read_bytes(fixtures_dir() + "/" + fixture_relpath(GetParam()) + ".pmclog");
+    listing_ = parse_listing(read_file(fixtures_dir() + "/" + fixture_relpath(GetParam()) + ".expected.txt"));
     ASSERT_TRUE(listing_.error.empty());
     ASSERT_GE(listing_.records.size(), 6u);
     victim_ = listing_.records[4];  // a record in the middle, after 4 good ones
@@ -85,7 +85,7 @@ TEST_P(BadInputAllAbis, Truncated) {
   EXPECT_EQ(err.missing, 4u);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllAbis, BadInputAllAbis, ::testing::ValuesIn(all_abis()),
+INSTANTIATE_TEST_SUITE_P(AllAbis, BadInputAllAbis, ::testing::ValuesIn(fixture_abis()),
                          [](const auto& info) {
                            std::string s = fixture_stem(info.param);
                            for (char& c : s) if (c == '-') c = '_';

@@ -63,6 +63,7 @@ std::vector<RecordValue> fixture_records(const Abi& abi) {
     }
     // cputype (format.md §9.4): INTEL_PIV in L1's enum, HASWELL / PPC_7450 / SKYLAKE / POWER8 later.
     if (g == Generation::L1) r[Field::arch] = 8;
+    else if (abi.narrow()) r[Field::arch] = legacy ? 0x380 : 0x390;  // PPC_970, POWER8: 64-bit CPUs
     else if (legacy) r[Field::arch] = be ? 0x300 : 0x91;
     else r[Field::arch] = be ? 0x390 : 0x98;
     if (!legacy) {

@@ -15,7 +15,7 @@ namespace {
 
 class FixtureTest : public ::testing::TestWithParam<Abi> {
  protected:
-  std::string base() const { return fixtures_dir() + "/" + fixture_stem(GetParam()); }
+  std::string base() const { return fixtures_dir() + "/" + fixture_relpath(GetParam()); }
 };
 
 TEST_P(FixtureTest, DecodesToExactlyTheListing) {
@@ -56,6 +56,7 @@ TEST_P(FixtureTest, DetectsItsAbi) {
   EXPECT_FALSE(det->evidence.empty());
   for (const auto& line : det->evidence) EXPECT_FALSE(line.empty());
   EXPECT_EQ(det->abi.address_width, abi.address_width);
+  EXPECT_EQ(det->abi.slot_width(), abi.slot_width());
   EXPECT_FALSE(det->width_assumed);
   EXPECT_EQ(det->abi.byte_order, abi.byte_order);
   if (!abi.legacy()) {
@@ -106,7 +107,7 @@ TEST_P(FixtureTest, StreamingGivesTheSameRecords) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllAbis, FixtureTest, ::testing::ValuesIn(all_abis()),
+INSTANTIATE_TEST_SUITE_P(AllAbis, FixtureTest, ::testing::ValuesIn(fixture_abis()),
                          [](const auto& info) {
                            std::string s = fixture_stem(info.param);
                            for (char& c : s) if (c == '-') c = '_';

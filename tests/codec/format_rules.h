@@ -118,9 +118,10 @@ inline uint32_t round4(uint32_t n) { return (n + 3u) & ~3u; }
 
 // The length the kernel writer gives a record: fixed sizes from the CTASSERTs, paths as
 // offsetof(path) + strlen + 1 rounded up to 4, callchains as offsetof(pc) + n*A.
-// `text_len` is strlen of the path, `npc` the callchain depth.
+// `text_len` is strlen of the path, `npc` the callchain depth. A is the address's slot in
+// the kernel's structs: 8 on powerpc64 even where the writer stores 4-byte values (format.md §19).
 inline uint32_t kernel_length(const Abi& abi, Kind k, size_t text_len = 0, size_t npc = 0) {
-  const uint32_t A = abi.address_width;
+  const uint32_t A = abi.slot_width();
   const uint32_t s = static_cast<uint32_t>(text_len) + 1;
   const uint32_t n = static_cast<uint32_t>(npc);
   if (is_legacy(abi.generation)) {  // format.md §7
@@ -190,11 +191,32 @@ inline std::vector<Abi> all_abis() {
   return out;
 }
 
+// powerpc64 before FreeBSD 13: 4-byte addresses in 8-byte slots (format.md §19), in
+// the generations whose kernels wrote them (L3: 9.x to 11.x; M9: 12.x), big-endian.
+inline std::vector<Abi> narrow_abis() {
+  return {Abi::make_narrow(Generation::L3, pmclog::ByteOrder::big),
+          Abi::make_narrow(Generation::M9, pmclog::ByteOrder::big)};
+}
+
+// "L3-64-be"; narrow ABIs "L3-32in64-be" (32-bit addresses in 64-bit slots).
 inline std::string fixture_stem(const Abi& abi) {
   static const char* const gens[] = {"L1", "L2", "L3", "M9", "M10"};
   return std::string(gens[static_cast<int>(abi.generation)]) +
-         (abi.address_width == 4 ? "-32-" : "-64-") +
+         (abi.narrow() ? "-32in64-" : abi.address_width == 4 ? "-32-" : "-64-") +
          (abi.byte_order == pmclog::ByteOrder::little ? "le" : "be");
+}
+
+// The 20 ABIs and the narrow ones: every committed fixture.
+inline std::vector<Abi> fixture_abis() {
+  std::vector<Abi> v = all_abis();
+  for (const Abi& a : narrow_abis()) v.push_back(a);
+  return v;
+}
+
+// The fixture's path under fixtures/: the narrow ones in a folder of their own, so that the
+// tests taking every fixtures/*.pmclog as one of the 20 ABIs do not meet them.
+inline std::string fixture_relpath(const Abi& abi) {
+  return (abi.narrow() ? "narrow/" : "") + fixture_stem(abi);
 }
 
 }  // namespace codec_test

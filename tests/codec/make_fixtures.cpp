@@ -1,5 +1,6 @@
 // pmclog-make-fixtures: writes (or, with --check, compares) the committed fixture logs
-// fixtures/<gen>-<32|64>-<le|be>.pmclog and their listings <name>.expected.txt.
+// fixtures/<gen>-<32|64>-<le|be>.pmclog and their listings <name>.expected.txt, and the
+// narrow-address ones fixtures/narrow/<gen>-32in64-be.pmclog (format.md §19).
 //
 //   pmclog-make-fixtures FIXTURES_DIR          write all 20 ABIs
 //   pmclog-make-fixtures --check FIXTURES_DIR  exit 1 if any file would change
@@ -43,6 +44,7 @@ bool header_ok(const Abi& abi, const uint8_t* p, int type, uint32_t len) {
 std::string abi_comment(const Abi& abi) {
   return std::string("# abi: generation=") + fixture_stem(abi).substr(0, fixture_stem(abi).find('-')) +
          " address_width=" + std::to_string(abi.address_width) +
+         (abi.narrow() ? " address_slot=" + std::to_string(abi.slot_width()) : std::string()) +
          " byte_order=" + (abi.byte_order == pmclog::ByteOrder::little ? "little" : "big") +
          "-endian time_t=" + std::to_string(abi.time_width) + "\n";
 }
@@ -121,7 +123,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   int failures = 0;
-  for (const Abi& abi : all_abis()) {
+  std::vector<Abi> abis = all_abis();
+  for (const Abi& a : narrow_abis()) abis.push_back(a);
+  for (const Abi& abi : abis) {
     const std::string stem = fixture_stem(abi);
     std::vector<uint8_t> bytes;
     std::string listing = "# expected records for " + stem +
@@ -152,8 +156,8 @@ int main(int argc, char** argv) {
     listing += "# total: " + std::to_string(records.size()) + " records, " +
                std::to_string(bytes.size()) + " bytes\n";
 
-    const std::string log_path = dir + "/" + stem + ".pmclog";
-    const std::string txt_path = dir + "/" + stem + ".expected.txt";
+    const std::string log_path = dir + "/" + fixture_relpath(abi) + ".pmclog";
+    const std::string txt_path = dir + "/" + fixture_relpath(abi) + ".expected.txt";
     const std::string log_str(bytes.begin(), bytes.end());
     if (check) {
       if (read_all(log_path) != log_str) {

@@ -114,8 +114,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (auto det = detect_abi(bytes); det.ok()) abis.push_back(det->abi);
   if (size > 0) {  // one more ABI chosen by the input, so every ABI gets exercised
     const uint8_t k = data[0];
-    abis.push_back(Abi::make(static_cast<Generation>(k % kGenerationCount), (k & 8) ? 8 : 4,
-                             (k & 16) ? ByteOrder::big : ByteOrder::little));
+    const auto g = static_cast<Generation>(k % kGenerationCount);
+    const ByteOrder o = (k & 16) ? ByteOrder::big : ByteOrder::little;
+    // 4-byte addresses in 8-byte slots too (powerpc64, format.md §19)
+    abis.push_back((k & 40) == 32 ? Abi::make_narrow(g, o) : Abi::make(g, (k & 8) ? 8 : 4, o));
   }
   for (const Abi& abi : abis) {
     LogReader span = LogReader::over(bytes, abi);

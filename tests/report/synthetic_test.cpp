@@ -7,6 +7,7 @@
 
 #include <sstream>
 
+#include "pmclog/detect.h"
 #include "pmclog/open.h"
 #include "report_support.h"
 
@@ -396,6 +397,36 @@ TEST_F(Synthetic, LogPathsCannotLeaveTheSysroot) {
   // Without a sysroot the same host path is read: the symbols are real.
   r = report({"--output", "folded", log});
   EXPECT_NE(r.out.find("cpu-clock;fbsd_memcpy 1"), std::string::npos) << r.out;
+}
+
+// powerpc64 before FreeBSD 13 (format.md §19): 4-byte addresses in 8-byte slots,
+// big-endian, M9. pmclog-write takes the ABI from the INITIALIZE line's address_slot; the
+// report detects it from the bytes alone and resolves the 32-bit values.
+TEST_F(Synthetic, NarrowAddressesResolve) {
+  const uint64_t base = 0x28200000;  // a 32-bit libc load address
+  const std::string init =
+      R"({"type":"initialize","generation":"M9","byte_order":"big","address_width":4,)"
+      R"("address_slot":8,"version":151191552,"arch":912,"tsc_freq":0,"cpuid":"POWER_004d","tsc":1000000000})";
+  const std::string log = reptest::write_log(dir, "narrow.pmclog", {
+      init, kCpuClock,
+      R"({"type":"procexec","pid":100,"pmcid":4294053632,"entryaddr":0,"path":"/usr/bin/fakeprog"})",
+      map_in(100, base + lib_exec, "/lib/libc.so.7"),
+      sample(100, kPmcA, {base + memcpy_ - kLibBase + 1, work + 2}),
+      sample(100, kPmcA, {base + write_ - kLibBase + 1, work + 2}),
+      R"({"type":"closelog"})"});
+  const auto bytes = reptest::read_file(log);
+  auto det = pmclog::detect_abi({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+  ASSERT_TRUE(det.ok()) << det.error().message;
+  ASSERT_TRUE(det->abi.narrow()) << pmclog::describe(det->abi);
+  ASSERT_EQ(det->abi.byte_order, pmclog::ByteOrder::big);
+  // The MAP_IN is sized for an 8-byte start: 32 + strlen + 1, rounded (the path at 28).
+  ASSERT_GT(bytes.size(), 112u + 40u);
+
+  const auto r = report({"--output", "folded", "--event", "cpu-clock", "--sysroot", root, log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::map<std::string, uint64_t> want = {{"fakeprog_work;fbsd_memcpy", 1},
+                                                {"fakeprog_work;fbsd_write", 1}};
+  EXPECT_EQ(reptest::parse_folded(r.out), want) << r.out << r.err;
 }
 
 }  // namespace

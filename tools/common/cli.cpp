@@ -33,6 +33,13 @@ po::options_description abi_options(AbiValues& v, const AbiOptionSet& set) {
   if (set.address_width)
     g.add_options()("address-width", po::value(&v.address_width)->value_name("4|8"),
                     with_default("bytes per address", set.address_width_default).c_str());
+  if (set.address_slot)
+    g.add_options()("address-slot", po::value(&v.address_slot)->value_name("4|8"),
+                    with_default("bytes each address takes in record lengths; 8 with "
+                                 "--address-width 4 reads powerpc64 logs from before FreeBSD "
+                                 "13 and mips n64 ones from 9.x, which write 4-byte addresses "
+                                 "in 8-byte slots",
+                                 set.address_slot_default).c_str());
   if (set.byte_order)
     g.add_options()("byte-order", po::value(&v.byte_order)->value_name("little|big"),
                     with_default("byte order", set.byte_order_default).c_str());
@@ -64,6 +71,15 @@ AbiHint abi_hint(const AbiValues& v) {
       throw UsageError("--address-width: '" + std::to_string(v.address_width) +
                        "' is not 4 or 8 (bytes)");
     hint.address_width = static_cast<uint8_t>(v.address_width);
+  }
+  if (v.address_slot) {
+    if (v.address_slot != 4 && v.address_slot != 8)
+      throw UsageError("--address-slot: '" + std::to_string(v.address_slot) +
+                       "' is not 4 or 8 (bytes)");
+    if (v.address_width && v.address_slot < v.address_width)
+      throw UsageError("--address-slot " + std::to_string(v.address_slot) +
+                       " is narrower than --address-width " + std::to_string(v.address_width));
+    hint.address_slot = static_cast<uint8_t>(v.address_slot);
   }
   if (!v.byte_order.empty()) {
     auto b = parse_byte_order(v.byte_order);

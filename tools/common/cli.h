@@ -41,8 +41,10 @@ po::options_description general_options();
 // Which ABI options a tool takes; the text says what happens when one is left out.
 struct AbiOptionSet {
   bool generation = true, address_width = true, byte_order = true, time_width = true;
+  bool address_slot = true;
   std::string_view generation_default = "detected from the log";
   std::string_view address_width_default = "detected from the log";
+  std::string_view address_slot_default = "detected from the log";
   std::string_view byte_order_default = "detected from the log";
   std::string_view time_width_default = "detected from the log";
 };
@@ -51,9 +53,11 @@ struct AbiOptionSet {
 struct AbiValues {
   std::string generation, byte_order;
   unsigned address_width = 0, time_width = 0;
+  unsigned address_slot = 0;  // --address-slot (0: not given)
 };
 
-// --generation, --address-width 4|8, --byte-order little|big, --time-width 4|8 (no short
+// --generation, --address-width 4|8, --address-slot 4|8, --byte-order little|big,
+// --time-width 4|8 (no short
 // names: -g, -w and -b mean other things in perf and are not worth a clash).
 po::options_description abi_options(AbiValues& v, const AbiOptionSet& set = {});
 

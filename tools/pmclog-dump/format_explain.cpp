@@ -67,6 +67,8 @@ std::string field_label(const pmclog::Record& r, const pmclog::Abi& abi, uint32_
                            chars_of(r.raw.data() + o));
       case FieldType::addrs: {
         const uint32_t i = (o - f.offset) / f.size;
+        // Narrow addresses (format.md §19): packed values, then the rest of their slots.
+        if (i >= r.pcs.size()) return "unwritten (the rest of the frames' address slots, stale)";
         if (pmclog::is_multipart(r)) {  // format.md §17: header, then each part's slots
           const std::string what = pmclog::parts(r, abi).slot_label(i);
           if (f.size == 4) return fmt::format("{}[{}] {}", name, i, what);

@@ -439,6 +439,7 @@ void Stats::print_json(const LogState& st, Output& out) {
   fmt::format_to(it, ",\"generation\":\"{}\",\"address_width\":{},\"byte_order\":\"{}\"",
                  pmclog::generation_name(st.abi.generation), st.abi.address_width,
                  pmclog::byte_order_name(st.abi.byte_order));
+  if (st.abi.narrow()) fmt::format_to(it, ",\"address_slot\":{}", st.abi.slot_width());
   if (const pmclog::Container* c = st.container) {
     fmt::format_to(it, ",\"container\":{{\"version\":{},\"arch\":\"{}\",\"arch_code\":{},"
                        "\"byte_order\":\"{}\",\"stream_offset\":{},\"infos\":[",

@@ -112,6 +112,7 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
   // The log is this machine's: no --time-width (Abi::make gives the usual time_t).
   cli::AbiOptionSet abi_set;
   abi_set.time_width = false;
+  abi_set.address_slot = false;  // this machine writes whole slots
   abi_set.generation_default = "L3; M means M10; L1 has no callchains";
   abi_set.address_width_default = "this machine's; 4 only on a 32-bit one";
   abi_set.byte_order_default = "this machine's";

@@ -63,7 +63,10 @@ Checker::Checker(const Abi& abi, const Config& cfg, DiagnosticSink& sink)
       if (f.type == FieldType::u8 && z.npad < z.pad.size()) z.pageshift_pad = z.pad[z.npad++] = f.offset;
       if (f.type == FieldType::unwritten && z.nunwritten < z.unwritten.size())
         z.unwritten[z.nunwritten++] = f.offset;
-      if (f.type == FieldType::path) z.path_offset = f.offset;
+      if (f.type == FieldType::path) {
+        z.path_offset = f.offset;
+        z.path_unfilled = static_cast<uint16_t>(l->fixed_size - f.offset);
+      }
     }
   }
   check_zeros_ = cfg_.on(Rule::nonzero_pad) || cfg_.on(Rule::nonzero_unwritten) ||
@@ -336,6 +339,20 @@ void Checker::check_zero_words(const Record& r, uint64_t index) {
       }
     }
   }
+  if (r.kind == Kind::callchain && abi_.narrow() && cfg_.on(Rule::nonzero_unwritten) &&
+      !r.pcs.empty()) {
+    // Narrow addresses: the frames are packed and the rest of their slots ends the record.
+    const size_t from = r.layout->fixed_size + size_t{r.pcs.size()} * abi_.address_width;
+    for (size_t i = from; i < len; ++i) {
+      if (p[i] != 0) {
+        report(Rule::nonzero_unwritten, r.offset, index,
+               fmt::format("{} unwritten slot byte {} is {:#04x} (4-byte addresses in 8-byte "
+                           "slots leave the record's last {} bytes stale)",
+                           kind_name(r.kind), i, p[i], len - from));
+        break;
+      }
+    }
+  }
   if (z.path_offset != 0) {
     const size_t nul = z.path_offset + r.text.size();  // the decoder found the NUL here
     if (r.text.size() + 1 > kPathMax) {
@@ -343,7 +360,7 @@ void Checker::check_zero_words(const Record& r, uint64_t index) {
              fmt::format("{} path of {} bytes is longer than PATH_MAX ({} with the NUL)",
                          kind_name(r.kind), r.text.size(), kPathMax));
     }
-    const size_t kernel_len = (nul + 1 + 3) & ~size_t{3};
+    const size_t kernel_len = (nul + 1 + z.path_unfilled + 3) & ~size_t{3};
     if (len > kernel_len) {
       report(Rule::length_above_maximum, r.offset, index,
              fmt::format("{} length {} is above {}: the path \"{}\" ends at byte {}",

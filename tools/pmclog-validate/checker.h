@@ -36,6 +36,9 @@ class Checker {
     uint8_t npad = 0, nunwritten = 0;
     std::array<uint16_t, 4> pad{}, unwritten{};
     uint16_t path_offset = 0;  // 0: no path field
+    // Bytes of address slots the writer left unfilled before the path's end (narrow
+    // addresses, Abi::narrow()): the kernel's length counts them after the NUL.
+    uint16_t path_unfilled = 0;
     uint16_t pageshift_pad = 0;  // 0, or the pad whose first byte is pl_pageshift (format.md §16)
   };
 

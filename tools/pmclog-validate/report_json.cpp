@@ -54,6 +54,10 @@ void write_json(std::string& out, const std::vector<FileResult>& files, const Ru
       out += ',';
       num(out, "address_width", f.abi->address_width);
       out += ',';
+      if (f.abi->narrow()) {
+        num(out, "address_slot", f.abi->slot_width());
+        out += ',';
+      }
       str(out, "byte_order", byte_order_name(f.abi->byte_order));
       out += ',';
       str(out, "description", describe(*f.abi));

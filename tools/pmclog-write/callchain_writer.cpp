@@ -12,6 +12,7 @@ CallchainWriter::CallchainWriter(const Abi& abi) : legacy_(abi.legacy()) {
   if (!l) throw std::logic_error("generation without CALLCHAIN");
   type_ = l->type;
   fixed_ = l->fixed_size;
+  slot_ = l->addr_slot;
   auto off = [&](Field f) { return l->find(f) ? l->find(f)->offset : uint16_t{0}; };
   off_pid_ = off(Field::pid);
   off_tid_ = off(Field::tid);
@@ -29,7 +30,8 @@ CallchainWriter::CallchainWriter(const Abi& abi) : legacy_(abi.legacy()) {
 template <ByteOrder O, int W>
 uint32_t CallchainWriter::append_as(const CallchainWriter& w, const RecordValue& r,
                                     std::vector<uint8_t>& out) {
-  const uint32_t len = w.fixed_ + static_cast<uint32_t>(r.pcs.size()) * W;
+  // Narrow addresses (Abi::narrow()): packed 4-byte values, the rest of the slots left zero.
+  const uint32_t len = w.fixed_ + static_cast<uint32_t>(r.pcs.size()) * w.slot_;
   const size_t at = out.size();
   out.resize(at + len);
   uint8_t* p = out.data() + at;

@@ -29,6 +29,7 @@ class CallchainWriter {
   bool legacy_;
   uint8_t type_;
   uint16_t fixed_;  // offset of pc[0]
+  uint8_t slot_ = 8;  // bytes per frame in the length (Layout::addr_slot)
   uint16_t off_pid_, off_tid_, off_pmcid_, off_cpuflags_;
   bool has_tid_;
 };

@@ -158,7 +158,7 @@ void FaultInjector::apply(FaultKind k, const uint8_t* p, uint32_t len, std::vect
     }
     case FaultKind::overlong_callchain: {
       const Layout* l = layout_for(abi_, Kind::callchain);
-      const uint32_t a = abi_.address_width;
+      const uint32_t a = abi_.slot_width();
       // L2 and L3 logs look alike (format.md §2.2), so a checker may apply L3's 128 to an L2
       // log: go past both limits there.
       const uint32_t limit = abi_.generation == Generation::L2 ? 128 : abi_.callchain_depth_max();

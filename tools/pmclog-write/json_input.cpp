@@ -82,8 +82,11 @@ class AbiResolver {
         have_order_ = true;
       }
     }
-    if (!width_ && (h.address_width == 4 || h.address_width == 8))
+    if (!width_ && (h.address_width == 4 || h.address_width == 8)) {
       width_ = static_cast<uint8_t>(h.address_width);
+      // The same line says whether the addresses fill their slots (absent: they do).
+      if (h.address_slot == 4 || h.address_slot == 8) slot_ = static_cast<uint8_t>(h.address_slot);
+    }
     if (!time_width_ && (h.time_width == 4 || h.time_width == 8))
       time_width_ = static_cast<uint8_t>(h.time_width);
     if (!width_ && h.has_length) infer_width(line, h);
@@ -96,7 +99,9 @@ class AbiResolver {
                                                                           : Generation::L3);
     const ByteOrder o = opt_.byte_order.value_or(have_order_ ? order_ : ByteOrder::little);
     const uint8_t w = opt_.address_width.value_or(width_ ? width_ : 8);
-    Abi a{g, w, o, time_width_ ? time_width_ : default_time_width(w, o)};
+    const uint8_t slot = opt_.address_slot.value_or(opt_.address_width ? w : (slot_ ? slot_ : w));
+    Abi a{g, w, o, time_width_ ? time_width_ : default_time_width(slot, o)};
+    if (slot != w) a.address_slot = slot;
     return a;
   }
   // The byte order of a pmcl-header line (the container's is the log's, format.md §18).
@@ -150,7 +155,7 @@ class AbiResolver {
   Generation gen_ = Generation::L3;
   ByteOrder order_ = ByteOrder::little;
   bool have_gen_ = false, have_order_ = false;
-  uint8_t width_ = 0, time_width_ = 0;  // 0: not settled
+  uint8_t width_ = 0, time_width_ = 0, slot_ = 0;  // 0: not settled
   bool width_mattered_ = false;
 };
 

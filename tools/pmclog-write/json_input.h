@@ -24,6 +24,7 @@ struct JsonOptions {
   std::optional<Generation> generation;
   bool modern = false;  // "--generation M": M9 or M10 by the INITIALIZE version
   std::optional<uint8_t> address_width;
+  std::optional<uint8_t> address_slot;  // --address-slot (8 with width 4: narrow addresses)
   std::optional<ByteOrder> byte_order;
   bool quiet = false;
   // Multi-file input: write only the lines whose "file" member is this (--file NAME).

@@ -66,6 +66,7 @@ void apply_abi(const tools::cli::AbiValues& v, JsonOptions& j) {
   j.generation = h.generation;
   j.modern = h.modern;
   j.address_width = h.address_width;
+  j.address_slot = h.address_slot;
   j.byte_order = h.byte_order;
 }
 
@@ -169,8 +170,13 @@ int run(int argc, char** argv) {
     SynthOptions s;
     const Generation g = jopt.generation.value_or(Generation::M10);
     const uint8_t w = jopt.address_width.value_or(8);
+    const uint8_t slot = jopt.address_slot.value_or(w);
     const ByteOrder o = jopt.byte_order.value_or(ByteOrder::little);
-    s.abi = Abi{g, w, o, abis.time_width ? static_cast<uint8_t>(abis.time_width) : default_time_width(w, o)};
+    s.abi = Abi{g, w, o, abis.time_width ? static_cast<uint8_t>(abis.time_width) : default_time_width(slot, o)};
+    if (slot != w) s.abi.address_slot = slot;
+    if (!valid_address_form(s.abi))
+      throw UsageError("--address-slot " + std::to_string(slot) + " with --address-width " +
+                       std::to_string(w) + ": only 4-byte addresses in 8-byte slots differ");
     if (!records_s.empty()) {
       auto n = parse_size(records_s);
       if (!n || *n == 0) throw UsageError("--records: '" + records_s + "' is not a count");

@@ -11,7 +11,7 @@ bool is_i386(const Abi& a) {
 }  // namespace
 
 uint16_t synth_arch(const Abi& a) {
-  if (a.address_width == 8)
+  if (a.slot_width() == 8)  // powerpc64 also for 4-byte addresses in 8-byte slots (format.md §19)
     return static_cast<uint16_t>(a.byte_order == ByteOrder::little ? ContainerArch::amd64
                                                                    : ContainerArch::ppc64);
   if (a.byte_order == ByteOrder::little && !is_i386(a)) return static_cast<uint16_t>(ContainerArch::arm);

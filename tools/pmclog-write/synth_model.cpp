@@ -367,7 +367,7 @@ bool Model::sample() {
   }
   const bool multipart = opt_.ibs && rng_.below(100) < 60;
   if (multipart) ibs_parts(frames, kernel);
-  if (!fits(1, fixed(Kind::callchain) + frames.size() * abi_.address_width)) return false;
+  if (!fits(1, fixed(Kind::callchain) + frames.size() * abi_.slot_width())) return false;
   tick(100000 / opt_.cpus);
   start(Kind::callchain, /*keep_pcs=*/true);
   rv_[Field::pid] = p.pid;

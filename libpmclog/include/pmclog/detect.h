@@ -18,6 +18,9 @@ struct AbiHint {
   // "M": modern, with M9 or M10 chosen by the INITIALIZE version.
   bool modern = false;
   std::optional<uint8_t> address_width;
+  // Bytes per address slot (Abi::address_slot). With address_width: both given. Alone: the
+  // slots are given and the records decide whether the values fill them.
+  std::optional<uint8_t> address_slot;
   std::optional<ByteOrder> byte_order;
   std::optional<uint8_t> time_width;
 };

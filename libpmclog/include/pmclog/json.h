@@ -39,6 +39,7 @@ struct JsonLineInfo {
   uint64_t address_width = 0;    // "address_width" member (0: absent)
   std::string byte_order;        // "byte_order" member
   uint64_t time_width = 0;       // "time_width" member (0: absent)
+  uint64_t address_slot = 0;     // "address_slot" member (0: absent, as wide as an address)
   bool has_file = false;
   std::string file;              // "file" member (multi-file dumps), as written
 };
@@ -68,6 +69,7 @@ struct JsonLineHead {
   std::string type, generation, byte_order, file;
   bool has_file = false, has_version = false, has_length = false;
   uint64_t version = 0, address_width = 0, time_width = 0, length = 0;
+  uint64_t address_slot = 0;
 };
 Result<JsonLineHead> peek_json_line(std::string_view line);
 Result<JsonLineHead> peek_json_line(PaddedLine line);

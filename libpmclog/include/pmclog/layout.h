@@ -56,9 +56,14 @@ struct Layout {
   Kind kind = Kind::unknown;
   uint8_t type = 0;           // type number in this generation
   uint16_t header_size = 12;
-  uint16_t fixed_size = 0;    // size of a fixed record, or of the part before path/addrs
+  // Size of a fixed record, or the length before the path/addrs (what offsetof gives the
+  // kernel; for a path after narrow addresses, more than the path's offset).
+  uint16_t fixed_size = 0;
   bool variable = false;      // ends with a path or an address array
   uint8_t nfields = 0;
+  // Bytes per address slot (Abi::slot_width()): a CALLCHAIN holds (length - frames' offset)
+  // / addr_slot frames of the field's size each, packed, with the rest of the record unwritten.
+  uint8_t addr_slot = 8;
   std::array<FieldSpec, 10> fields{};
 
   const FieldSpec* begin() const { return fields.data(); }

@@ -42,6 +42,10 @@ struct alignas(64) Plan {
   FieldType tail = FieldType::pad;  // path or addrs when the layout is variable
   uint16_t tail_off = 0;
   uint8_t nwords = 0;   // 32-bit words, the bulk of every record, in a flat list
+  // log2 of the address slot: a CALLCHAIN's frames are its payload >> frame_shift (2 or 3;
+  // 3 with 4-byte values too, for addresses narrower than their slots, Abi::narrow(), whose
+  // plans are never simple, so the fast path's frames stay payload / W).
+  uint8_t frame_shift = 3;
   // At most fast_words() words, perhaps an address array, nothing else (no ColdPlan, no
   // path). Such a plan's word list is padded to fast_words() entries that reread the
   // header's second word into a field the layout does not have, so the fast path copies a

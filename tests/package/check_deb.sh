@@ -7,7 +7,7 @@
 #    archives, the CMake and pkg-config files in pmclog-dev.
 #  - Installed: with PMCLOG_TEST_DEB_INSTALL=1 and root (CI on a fresh Debian 12), dpkg -i
 #    both, every tool runs --version from /usr/bin and `man pmclog-dump` finds the page, then
-#    dpkg -r. Otherwise the packages are extracted with dpkg-deb -x into a scratch root and
+#    dpkg -P (remove and purge). Otherwise the packages are extracted with dpkg-deb -x into a scratch root and
 #    the same is run from there (LD_LIBRARY_PATH, man -M): a check of the files, not of
 #    dpkg's installation.
 #   check_deb.sh BUILD WORK
@@ -46,16 +46,25 @@ done
 [[ $devlisting != *"./usr/bin/"?* ]] || fail "pmclog-dev holds programs"
 
 # Every shared library an ELF file of the package needs is in the package itself or in a
-# package that Depends names.
+# package that Depends names (the file ldd resolves, looked up with dpkg -S; with merged
+# /usr, dpkg may know it under /lib or /usr/lib).
 own=$(find "$root/usr" -name '*.so.*' -printf '%f\n')
+ownlib=$(dirname "$(find "$root/usr" -name 'libpmclog.so.*' | head -1)")
+owner() {  # PATH: the package that holds it
+  local p=$1
+  dpkg -S "$p" 2>/dev/null || dpkg -S "${p#/usr}" 2>/dev/null || dpkg -S "/usr$p" 2>/dev/null
+}
 while IFS= read -r elf; do
-  for lib in $(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+  needed=$(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+  while read -r lib path; do
+    grep -qx "$lib" <<<"$needed" || continue  # ldd lists indirect needs too
     grep -qx "$lib" <<<"$own" && continue
-    pkg=$(dpkg -S "*/$lib" 2>/dev/null | head -1 | cut -d: -f1)
-    [[ -n $pkg ]] || fail "$(basename "$elf") needs $lib, which no installed package holds"
-    [[ ", $depends" == *", $pkg"[\ ,]* || ", $depends," == *", $pkg,"* ]] ||
+    [[ -n $path && $path != "not" ]] || fail "$(basename "$elf") needs $lib, which is not found"
+    pkg=$(owner "$path" | head -1 | cut -d: -f1)
+    [[ -n $pkg ]] || fail "$(basename "$elf") needs $path, which no installed package holds"
+    [[ ", $depends," == *", $pkg "* || ", $depends," == *", $pkg,"* ]] ||
       fail "$(basename "$elf") needs $lib from $pkg, which Depends does not name"
-  done
+  done < <(LD_LIBRARY_PATH=$ownlib ldd "$elf" | awk '$2 == "=>" {print $1, $3}')
 done < <(find "$root/usr" -type f \( -path '*/bin/*' -o -name '*.so.*' \))
 
 installed=0
@@ -65,7 +74,7 @@ if [[ ${PMCLOG_TEST_DEB_INSTALL:-0} == 1 ]]; then
   if grep -qs 'path-exclude=*/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
     fail "dpkg here leaves out man pages (/etc/dpkg/dpkg.cfg.d), so man cannot find them"
   fi
-  trap 'dpkg -r pmclog-dev pmclog >/dev/null 2>&1 || true' EXIT
+  trap 'dpkg -P pmclog-dev pmclog >/dev/null 2>&1 || true' EXIT
   dpkg -i "$deb" "$dev" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
   installed=1
   bin=/usr/bin manpath=""
@@ -83,11 +92,11 @@ if ((installed)); then
   [[ $page == /usr/share/man/man1/pmclog-dump.1* ]] || fail "man finds $page"
   man pmclog-dump 2>/dev/null | grep -q -- '--format' || fail "man pmclog-dump shows no --format"
   man 5 pmclog >/dev/null 2>&1 || fail "man 5 pmclog"
-  dpkg -r pmclog-dev pmclog >/dev/null
+  dpkg -P pmclog-dev pmclog >/dev/null
   trap - EXIT
-  ! dpkg -s pmclog >/dev/null 2>&1 || fail "pmclog still installed after dpkg -r"
+  ! dpkg -s pmclog >/dev/null 2>&1 || fail "pmclog still installed after dpkg -P"
   [[ ! -e /usr/bin/pmclog-dump ]] || fail "/usr/bin/pmclog-dump left behind"
-  echo "installed with dpkg -i, ran, found the man page, removed"
+  echo "installed with dpkg -i, ran, found the man page, purged"
 else
   page=$(man -M "$manpath" -w pmclog-dump) || fail "man -M does not find pmclog-dump"
   man -M "$manpath" pmclog-dump 2>/dev/null | grep -q -- '--format' || fail "no --format in the page"

@@ -71,13 +71,16 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 mkdir -p "$work/pc"
 # shellcheck disable=SC2046,SC2086
 {
-  "$cxx" $flags -o "$work/pc/consumer-shared" "$consumer/main.cpp" $(pkg-config --cflags --libs pmclog)
-  "$cxx" $flags -o "$work/pc/profile-shared" "$consumer/profile_main.cpp" \
-    $(pkg-config --cflags --libs pmcprofile)
-  "$cxx" $flags -o "$work/pc/consumer-static" "$consumer/main.cpp" \
-    $(pkg-config --cflags --static --libs pmclog | sed 's/-lpmclog\b/-l:libpmclog.a/')
-  "$cxx" $flags -o "$work/pc/profile-static" "$consumer/profile_main.cpp" \
-    $(pkg-config --cflags --static --libs pmcprofile |
+  "$cxx" $flags -c -o "$work/pc/main.o" "$consumer/main.cpp" $(pkg-config --cflags pmclog)
+  "$cxx" $flags -c -o "$work/pc/profile_main.o" "$consumer/profile_main.cpp" \
+    $(pkg-config --cflags pmcprofile)
+  "$cxx" $flags -o "$work/pc/consumer-shared" "$work/pc/main.o" $(pkg-config --libs pmclog)
+  "$cxx" $flags -o "$work/pc/profile-shared" "$work/pc/profile_main.o" \
+    $(pkg-config --libs pmcprofile)
+  "$cxx" $flags -o "$work/pc/consumer-static" "$work/pc/main.o" \
+    $(pkg-config --static --libs pmclog | sed 's/-lpmclog\b/-l:libpmclog.a/')
+  "$cxx" $flags -o "$work/pc/profile-static" "$work/pc/profile_main.o" \
+    $(pkg-config --static --libs pmcprofile |
       sed 's/-lpmcprofile\b/-l:libpmcprofile.a/; s/-lpmclog\b/-l:libpmclog.a/')
 }
 check_programs "$work/pc"

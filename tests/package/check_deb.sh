@@ -46,26 +46,29 @@ done
 [[ $devlisting != *"./usr/bin/"?* ]] || fail "pmclog-dev holds programs"
 
 # Every shared library an ELF file of the package needs is in the package itself or in a
-# package that Depends names (the file ldd resolves, looked up with dpkg -S; with merged
-# /usr, dpkg may know it under /lib or /usr/lib).
+# package that Depends names: each NEEDED entry's file as ldd resolves it, looked up with
+# dpkg -S once per distinct library (with merged /usr, dpkg may know it under /lib or
+# /usr/lib).
 own=$(find "$root/usr" -name '*.so.*' -printf '%f\n')
 ownlib=$(dirname "$(find "$root/usr" -name 'libpmclog.so.*' | head -1)")
-owner() {  # PATH: the package that holds it
-  local p=$1
-  dpkg -S "$p" 2>/dev/null || dpkg -S "${p#/usr}" 2>/dev/null || dpkg -S "/usr$p" 2>/dev/null
-}
 while IFS= read -r elf; do
   needed=$(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-  while read -r lib path; do
-    grep -qx "$lib" <<<"$needed" || continue  # ldd lists indirect needs too
-    grep -qx "$lib" <<<"$own" && continue
-    [[ -n $path && $path != "not" ]] || fail "$(basename "$elf") needs $lib, which is not found"
-    pkg=$(owner "$path" | head -1 | cut -d: -f1)
-    [[ -n $pkg ]] || fail "$(basename "$elf") needs $path, which no installed package holds"
-    [[ ", $depends," == *", $pkg "* || ", $depends," == *", $pkg,"* ]] ||
-      fail "$(basename "$elf") needs $lib from $pkg, which Depends does not name"
-  done < <(LD_LIBRARY_PATH=$ownlib ldd "$elf" | awk '$2 == "=>" {print $1, $3}')
-done < <(find "$root/usr" -type f \( -path '*/bin/*' -o -name '*.so.*' \))
+  LD_LIBRARY_PATH=$ownlib ldd "$elf" | awk '$2 == "=>" {print $1, $3}' |
+    while read -r lib path; do
+      grep -qx "$lib" <<<"$needed" || continue  # ldd lists indirect needs too
+      grep -qx "$lib" <<<"$own" && continue
+      [[ $path == /* ]] || fail "$(basename "$elf") needs $lib, which is not found"
+      echo "$lib $path"
+    done
+done < <(find "$root/usr" -type f \( -path '*/bin/*' -o -name '*.so.*' \)) | sort -u >"$work/needed"
+while read -r lib path; do
+  pkg=$( (dpkg -S "$path" || dpkg -S "${path#/usr}" || dpkg -S "/usr$path") 2>/dev/null |
+    head -1 | cut -d: -f1)
+  [[ -n $pkg ]] || fail "$path ($lib) belongs to no installed package"
+  [[ ", $depends," == *", $pkg "* || ", $depends," == *", $pkg,"* ]] ||
+    fail "$lib comes from $pkg, which Depends does not name"
+done <"$work/needed"
+[[ -s $work/needed ]] || fail "no shared library needs found (readelf or ldd failed?)"
 
 installed=0
 if [[ ${PMCLOG_TEST_DEB_INSTALL:-0} == 1 ]]; then

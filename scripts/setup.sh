@@ -11,6 +11,7 @@ packages=(
   libdw-dev libelf-dev elfutils binutils
   protobuf-compiler libprotobuf-dev
   chromium fonts-dejavu-core
+  mandoc man-db bash-completion dpkg-dev
 )
 missing=()
 for p in "${packages[@]}"; do

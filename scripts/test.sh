@@ -20,7 +20,9 @@ run() {  # name, then cmake options
   ctest --test-dir "$dir" --output-on-failure -j"$jobs"
 }
 
-run gcc -DCMAKE_CXX_COMPILER=g++-12
+# CI is a fresh Debian 12 run as root: the Debian package test installs its packages with
+# dpkg -i (and removes them) instead of only extracting them (tests/package/check_deb.sh).
+PMCLOG_TEST_DEB_INSTALL=1 run gcc -DCMAKE_CXX_COMPILER=g++-12
 if [ "${PMCLOG_TEST_PLAIN_CLANG:-0}" = 1 ]; then
   run clang -DCMAKE_CXX_COMPILER=clang++-14
 fi

@@ -113,7 +113,17 @@ TEST(CliTools, VersionShortAndLong) {
       ScratchDir d;
       const Outcome r = run(q(t.bin) + " " + opt, d);
       EXPECT_EQ(r.status, 0) << r.err;
-      EXPECT_EQ(r.out, t.name + " " + cli::version() + "\n");
+      // The version line, then what the library supports: every generation, both forms.
+      EXPECT_EQ(r.out.rfind(t.name + " " + cli::version() + "\nlog generations: L1 ", 0), 0u)
+          << r.out;
+      for (int g = 0; g < pmclog::kGenerationCount; ++g) {
+        // Appended, not " " + name: g++-12 -O3 warns falsely (-Wrestrict) on the latter.
+        std::string word(1, ' ');
+        word.append(pmclog::generation_name(static_cast<pmclog::Generation>(g)));
+        EXPECT_NE(r.out.find(word), std::string::npos) << word;
+      }
+      EXPECT_NE(r.out.find("PMCL container"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("multipart callchains"), std::string::npos) << r.out;
       EXPECT_EQ(r.err, "");
     }
   EXPECT_STRNE(cli::version(), "");

@@ -12,6 +12,15 @@ namespace pmclog::tools::cli {
 
 const char* version() { return PMCLOG_PROJECT_VERSION; }
 
+std::string version_text(std::string_view tool) {
+  std::string out = std::string(tool) + ' ' + version() + "\nlog generations:";
+  for (int g = 0; g < kGenerationCount; ++g)
+    out += ' ' + std::string(generation_name(static_cast<Generation>(g)));
+  out += " (4- or 8-byte addresses, little- or big-endian)\n"
+         "log forms: plain stream, PMCL container (pmc record), multipart callchains (AMD IBS)\n";
+  return out;
+}
+
 po::options_description general_options() {
   po::options_description g("General");
   g.add_options()
@@ -125,7 +134,7 @@ bool print_help_or_version(const po::variables_map& vm, const HelpText& help,
     return true;
   }
   if (vm.count("version")) {
-    out << help.tool << ' ' << version() << '\n';
+    out << version_text(help.tool);
     return true;
   }
   return false;

@@ -26,6 +26,10 @@ struct UsageError : std::runtime_error {
 // The project version (CMake's PROJECT_VERSION).
 const char* version();
 
+// What --version prints for TOOL: "TOOL VERSION", then the log generations and forms the
+// library reads and writes. One text for every tool.
+std::string version_text(std::string_view tool);
+
 // What --help prints besides the options: lines are printed as given.
 struct HelpText {
   std::string_view tool;         // "pmclog-dump"

@@ -4,6 +4,10 @@
 // part is a native struct of the recording host, so the magic's byte order is the log's.
 // This is the one definition of its layout: parse (with file offsets), encode, the JSON
 // Lines form (docs/jsonl.md) and the problems a validator reports.
+//
+// Memory: a parsed Container owns copies of its parts (strings, CPUID leaves, unknown
+// infos). Threads: the functions are reentrant. Errors: parsing reports what is wrong as
+// ContainerIssue values (with file offsets); only damage that leaves no stream is fatal.
 #pragma once
 
 #include <cstdint>

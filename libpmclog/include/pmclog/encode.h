@@ -1,5 +1,10 @@
 // Encoding records to exactly the bytes the FreeBSD kernel writer produces (format.md §3-§8):
 // lengths rounded to 4, zeros where the kernel leaves stale bytes.
+//
+// Memory: encode() appends to a vector the caller owns and leaves it unchanged on error.
+// Threads: every function here is reentrant (no shared state). Errors: a value that does
+// not fit its field, a path above PATH_MAX or a chain deeper than the generation allows is
+// an Error (value_out_of_range, string_too_long, callchain_too_deep), never a truncation.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,10 @@
 // Errors are values that carry the byte offset of the record they concern (DESIGN.md §4).
 // Nothing in the codec throws on bad data.
+//
+// How to use them: test a Result with ok() (or `if (r)`), then take value(); an Error's
+// message is a whole sentence to print as it is, `code` and errc_id() are for programs,
+// `offset` is a byte offset in the input. Errc values and errc_id() strings are stable
+// within a minor version; messages may be reworded at any time.
 #pragma once
 
 #include <cstdint>

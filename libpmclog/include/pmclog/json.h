@@ -1,6 +1,10 @@
 // The JSON Lines form of a record (the dump tool's `jsonl` output, the write tool's input).
 // Schema: docs/jsonl.md. Lossless: to_json() of a decoded record carries everything needed
 // for from_json() + encode() + apply_patches() to give back the record's exact bytes.
+//
+// Threads: every function here may be called from several threads (parsers keep a
+// per-thread state). Errors: parse_json_record() returns an Error naming the member at
+// fault; append_json() never fails.
 #pragma once
 
 #include <cstddef>

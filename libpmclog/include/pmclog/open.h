@@ -4,6 +4,12 @@
 // decompressed on the fly through a bounded buffer. Other compressions and archives are
 // recognised by their magic and refused. open_input_bytes() gives the bytes (for JSON
 // input); open_log() is built on the same steps and adds the mapping and ABI detection.
+//
+// Memory: OpenLog owns everything behind its reader (the mapping or the descriptor, through
+// `keepalive`); records stay valid while the OpenLog lives (a mapped reader) or until the
+// next read (a streamed one). Threads: open_log() may be called from several threads at
+// once; each OpenLog is then used by one thread. Errors: Result values whose message starts
+// with the input's display name; nothing throws for a missing or damaged input.
 #pragma once
 
 #include <memory>

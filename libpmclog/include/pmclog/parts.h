@@ -8,6 +8,10 @@
 // big-endian producers, two 32-bit words low word first). The translation between the two,
 // and between a 64-bit payload value and the two slots it takes on 32-bit producers, lives
 // in header_bytes / header_slots / join_u64 / split_u64 below and nowhere else.
+//
+// Memory: the parts returned view the Record's slots: they live as long as the Record's
+// bytes. Errors: a damaged part header is Errc::multipart_damaged for that record only; the
+// parts before the damage are still returned.
 #pragma once
 
 #include <array>

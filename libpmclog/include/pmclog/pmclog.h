@@ -1,4 +1,8 @@
 // Umbrella header for libpmclog.
+// Everything a program reading or writing logs needs; docs/library.md is the guide (what
+// owns memory, threads, errors, API stability) and examples/ holds programs that compile.
+// CMake: find_package(pmclog CONFIG), target pmclog::pmclog (or pmclog::pmclog_static);
+// pkg-config: pmclog.
 #pragma once
 
 #include "pmclog/abi.h"

@@ -1,5 +1,13 @@
 // Iterating the records of a log: zero-copy over a memory span or a mapped file, or
 // streaming from a file descriptor / pipe / decompressor through a bounded buffer.
+//
+// Memory: a span reader (over()) views bytes the caller owns, which must outlive the reader
+// and every Record it gives; a stream reader owns its ByteSource and a buffer of at most
+// `buffer` bytes. A Record views the reader's bytes: a stream reader's until the next call.
+// Threads: a LogReader is used by one thread at a time; separate readers, even over the
+// same bytes, may run in parallel. Errors: next() and for_each() return Step::error with an
+// Error naming the record's byte offset; they never throw on bad data and never read outside
+// the bytes. Stability: the 0.x API may change in a minor release (docs/library.md).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,10 @@
 // Decoded records. Record is a view into the log's bytes (zero-copy); RecordValue owns its
 // data and is what the encoder takes.
+//
+// Memory: Record, its `raw`, `text` and `pcs` point into the bytes of the reader (or the
+// buffer) that decoded it and live no longer; copy with to_value() to keep a record.
+// RecordValue owns all of its data. Both are plain values: any thread may read a Record
+// while nobody advances its reader.
 #pragma once
 
 #include <array>

@@ -1,4 +1,7 @@
 // Everything of the profile library (see README.md).
+// docs/library.md is the guide, examples/top_functions.cpp a program that compiles.
+// CMake: find_package(pmclog CONFIG), target pmclog::pmcprofile (or pmclog::pmcprofile_static);
+// pkg-config: pmcprofile.
 #pragma once
 
 #include "pmcprofile/address_space.h"
@@ -7,3 +10,4 @@
 #include "pmcprofile/session.h"
 #include "pmcprofile/symbolizer.h"
 #include "pmcprofile/sysroot.h"
+#include "pmcprofile/views.h"

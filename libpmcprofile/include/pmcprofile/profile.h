@@ -3,6 +3,9 @@
 // its weight to its leaf node. Memory grows with distinct stacks, never with samples.
 // Names (events, commands, frames, functions) live in Tables, shared by every profile of a
 // Session so that per-input profiles (--by-file) and the merged one use the same ids.
+//
+// Memory: Profile and Tables are plain owned values; ids (FrameId, NodeId, FunctionId) are
+// indexes into them and mean nothing in another Session's tables.
 #pragma once
 
 #include <cstdint>

@@ -15,6 +15,14 @@
 // Records are replayed in time order (modern logs: the header TSC; legacy: the header
 // timestamp), through a bounded reordering window, because modern kernels write one buffer
 // per CPU and a sample may be written before the MAP_IN it depends on.
+//
+// Memory: the Session owns its profiles, tables, object table and symbolizer; references
+// from profiles(), tables() and symbol() stay valid until the next add_log(),
+// for_each_sample() or symbolize(). A Sample's frames live during the callback only.
+// Threads: a Session is used by one thread at a time (the symbolizer caches what it opened);
+// independent Sessions may run in parallel. Errors: a log that cannot be opened or is
+// damaged is reported in its InputReport (`opened`, `error` with the byte offset), never
+// thrown; what was read before the damage stays in the profile.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,9 @@
 // The two views of a symbolized Profile that pmclog-report prints: the function table of
 // `top` (self and total samples, grouped like perf report --sort) and folded stacks
 // (flamegraph.pl's input), and the count of what stayed unresolved.
+//
+// The views only read the Profile and Tables: they may run in parallel on a profile that
+// no thread is changing.
 #pragma once
 
 #include <cstdint>

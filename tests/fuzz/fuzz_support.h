@@ -84,10 +84,11 @@ std::vector<Event> walk(pmclog::LogReader& rd, uint64_t end, F&& each, uint64_t 
       each(r);
       continue;
     }
-    check(e.offset == rd.offset(), "an error's offset is not the reader's position");
     check(!e.message.empty(), "an error without a message");
     events.push_back({e.offset, true, static_cast<uint8_t>(e.code), {}, e.message});
+    // A read error (damaged compression) names the offset of the data that failed.
     if (e.code == pmclog::Errc::io) break;
+    check(e.offset == rd.offset(), "an error's offset is not the reader's position");
     if (!rd.skip()) {
       const pmclog::SkippedRange sk = rd.resync();
       check(sk.to > sk.from, "resync made no progress");

@@ -101,7 +101,10 @@ Error locate_json_error(simdjson::error_code dom_error, const simdjson::padded_s
              std::string_view line) {
   od::parser parser;  // the error path only: a fresh one is cheap enough
   od::document doc;
-  if (auto e = parser.iterate(text).get(doc)) return bad(syntax_error(e, doc, line));
+  // A refused iterate() leaves no document to ask for a location (simdjson 3.0 crashes in
+  // current_location() then): an unclosed string, for one.
+  if (auto e = parser.iterate(text).get(doc))
+    return bad(std::string("invalid JSON: ") + simdjson::error_message(e));
   od::json_type t{};
   if (auto e = doc.type().get(t)) return bad(syntax_error(e, doc, line));
   if (t == od::json_type::object || t == od::json_type::array) {

@@ -1,36 +1,22 @@
-// Fuzz target for the decoder, the readers and the encoder. Oracles, checked on every input:
-// - no crash, no out-of-bounds read (run under ASan);
-// - every record the decoder accepts re-encodes, with its unwritten bytes, to its raw bytes;
-// - the streaming reader, fed in odd-sized chunks, sees the same records and errors at the
-//   same offsets as the span reader;
+// Fuzz target: the decoder over every ABI, with auto-detection (a PMCL container in front
+// included) and multipart callchains. Properties, checked on every input:
+// - no crash, no out-of-bounds read (run under ASan), no record reaching past the input;
+// - decode -> encode -> decode is stable: a decoded record re-encodes, with its unwritten
+//   bytes patched back, to exactly its raw bytes; without the patches it encodes to bytes
+//   that decode again and re-encode to themselves;
+// - the streaming reader (fixed odd-sized chunks here; fuzz_stream.cpp draws them) sees the
+//   same records and errors at the same offsets as the span reader;
 // - LogReader::for_each (whose fast path is a separate inline decoder) sees the same records,
 //   with the same fields, as next();
 // - a multipart callchain's parts (parts.h) lie inside its slots, in order, whatever the header.
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <vector>
 
-#include "pmclog/pmclog.h"
+#include "fuzz_support.h"
 
 using namespace pmclog;
+using fuzz::check;
 
 namespace {
-
-struct Event {
-  uint64_t offset;
-  int step;  // 0 record, 1 error
-  uint8_t kind;
-  bool operator==(const Event&) const = default;
-};
-
-void check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "fuzz oracle failed: %s\n", what);
-    std::abort();
-  }
-}
 
 // The parts of a multipart callchain never reach past the record, nor overlap.
 void check_parts(const Record& r, const Abi& abi) {
@@ -46,55 +32,30 @@ void check_parts(const Record& r, const Abi& abi) {
   for (uint32_t i = 0; i < r.pcs.size(); ++i) check(!ps.slot_label(i).empty(), "a slot without a label");
 }
 
-std::vector<Event> walk(LogReader& rd, const Abi& abi, bool check_roundtrip) {
-  std::vector<Event> events;
-  Record r;
-  Error e;
-  for (int guard = 0; guard < 100000; ++guard) {
-    const Step st = rd.next(r, e);
-    if (st == Step::end) break;
-    if (st == Step::record) {
-      events.push_back({r.offset, 0, static_cast<uint8_t>(r.kind)});
-      check_parts(r, abi);
-      if (check_roundtrip) {
-        std::vector<uint8_t> bytes;
-        const auto len = encode(to_value(r, abi), abi, bytes, EncodeOptions{false});
-        check(len.ok(), "a decoded record does not encode");
-        check(apply_patches(bytes, unwritten_bytes(r, abi)), "patch outside the record");
-        check(bytes.size() == r.raw.size() &&
-                  std::memcmp(bytes.data(), r.raw.data(), bytes.size()) == 0,
-              "re-encoding differs from the decoded bytes");
-      }
-      continue;
-    }
-    events.push_back({e.offset, 1, static_cast<uint8_t>(e.code)});
-    check(e.offset == rd.offset(), "error offset is not the reader's position");
-    check(!e.message.empty(), "error without a message");
-    if (!rd.skip()) {
-      const SkippedRange sk = rd.resync();
-      check(sk.to > sk.from, "resync made no progress");
-    }
-  }
-  return events;
+std::vector<uint8_t> encoded(const Record& r, const Abi& abi) {
+  std::vector<uint8_t> bytes;
+  check(encode(to_value(r, abi), abi, bytes, EncodeOptions{false}).ok(),
+        "a decoded record does not encode");
+  return bytes;
 }
 
-// The same walk through for_each, recording what next() would have: offsets, kinds and a
-// digest of every field, so a fast-path decoding difference shows.
-std::vector<Event> walk_for_each(LogReader& rd) {
-  std::vector<Event> events;
+void check_roundtrip(const Record& r, const Abi& abi) {
+  std::vector<uint8_t> bytes = encoded(r, abi);
+  // Encoded without its stale bytes: decodes again, to a record that encodes the same.
+  Record r2;
   Error e;
-  for (int guard = 0; guard < 100000; ++guard) {
-    const Step st = rd.for_each([&](const Record& r) {
-      events.push_back({r.offset, 0, static_cast<uint8_t>(r.kind)});
-    }, e);
-    if (st == Step::end) break;
-    check(st == Step::error, "for_each stopped without a reason");
-    events.push_back({e.offset, 1, static_cast<uint8_t>(e.code)});
-    if (!rd.skip()) rd.resync();
-  }
-  return events;
+  check(decode_record(abi, bytes.data(), bytes.size(), 0, r2, e) == Step::record,
+        "an encoded record does not decode");
+  check(r2.kind == r.kind && r2.raw.size() == bytes.size(), "an encoded record decodes as another");
+  check(encoded(r2, abi) == bytes, "decode -> encode -> decode -> encode is not stable");
+  // With the unwritten bytes put back: the exact input bytes.
+  check(apply_patches(bytes, unwritten_bytes(r, abi)), "a patch outside the record");
+  check(bytes.size() == r.raw.size() && std::memcmp(bytes.data(), r.raw.data(), bytes.size()) == 0,
+        "re-encoding differs from the decoded bytes");
 }
 
+// The same walk through for_each, with a digest of every field, so that a fast-path
+// decoding difference shows.
 uint64_t digest(const Record& r) {
   uint64_t h = r.offset * 31 + r.header.length + r.header.ts_sec + r.header.ts_nsec + r.header.tsc;
   if (r.layout)
@@ -106,35 +67,56 @@ uint64_t digest(const Record& r) {
   return h;
 }
 
+std::vector<uint64_t> walk_for_each(LogReader& rd) {
+  std::vector<uint64_t> out;
+  Error e;
+  for (int guard = 0; guard < 200000; ++guard) {
+    const Step st = rd.for_each([&](const Record& r) { out.push_back(digest(r)); }, e);
+    if (st == Step::end) break;
+    check(st == Step::error, "for_each stopped without a reason");
+    out.push_back(~e.offset ^ static_cast<uint8_t>(e.code));
+    if (!rd.skip()) rd.resync();
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> bytes(data, size);
-  std::vector<Abi> abis;
-  if (auto det = detect_abi(bytes); det.ok()) abis.push_back(det->abi);
-  if (size > 0) {  // one more ABI chosen by the input, so every ABI gets exercised
-    const uint8_t k = data[0];
-    const auto g = static_cast<Generation>(k % kGenerationCount);
-    const ByteOrder o = (k & 16) ? ByteOrder::big : ByteOrder::little;
-    // 4-byte addresses in 8-byte slots too (powerpc64, format.md §19)
-    abis.push_back((k & 40) == 32 ? Abi::make_narrow(g, o) : Abi::make(g, (k & 8) ? 8 : 4, o));
-  }
-  for (const Abi& abi : abis) {
+  for (const fuzz::Chosen& c : fuzz::abis_for(bytes)) {
+    const Abi& abi = c.abi;
     LogReader span = LogReader::over(bytes, abi);
-    const auto a = walk(span, abi, true);
-    LogReader stream = LogReader::stream(span_source(bytes, 1 + size % 977), abi);
-    const auto b = walk(stream, abi, false);
-    check(a == b, "stream and span readers disagree");
+    span.discard(c.start);
+    const auto a = fuzz::walk(span, size, [&](const Record& r) {
+      check(r.raw.data() >= data && r.raw.data() + r.raw.size() <= data + size,
+            "a record's bytes are not the input's");
+      check_parts(r, abi);
+      check_roundtrip(r, abi);
+    });
+    LogReader stream = LogReader::stream(span_source(bytes, 1 + size % 977), abi, 128u << 10);
+    stream.discard(c.start);
+    check(fuzz::walk(stream, size) == a, "stream and span readers disagree");
     LogReader each = LogReader::over(bytes, abi);
-    check(walk_for_each(each) == a, "for_each and next() disagree");
-    // Field by field, over the records both readers accept before the first error.
-    LogReader x = LogReader::over(bytes, abi), y = LogReader::over(bytes, abi);
-    std::vector<uint64_t> dx, dy;
+    each.discard(c.start);
+    const auto b = walk_for_each(each);
+    // Field by field, records and errors alike.
+    LogReader x = LogReader::over(bytes, abi);
+    x.discard(c.start);
+    std::vector<uint64_t> dx;
     Record r;
     Error e;
-    while (x.next(r, e) == Step::record) dx.push_back(digest(r));
-    y.for_each([&](const Record& rec) { dy.push_back(digest(rec)); }, e);
-    check(dx == dy, "for_each decodes a field differently from next()");
+    for (int guard = 0; guard < 200000; ++guard) {
+      const Step st = x.next(r, e);
+      if (st == Step::end) break;
+      if (st == Step::record) {
+        dx.push_back(digest(r));
+        continue;
+      }
+      dx.push_back(~e.offset ^ static_cast<uint8_t>(e.code));
+      if (!x.skip()) x.resync();
+    }
+    check(dx == b, "for_each decodes differently from next()");
   }
   return 0;
 }

@@ -167,6 +167,8 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{R"({"type":"unknown","payload_hex":"00"})", kL3, "'type_code'", "missing"},
         Bad{R"({"type":"sysexit","pid":1,"unwritten":[{"at":1}]})", kL3, "'unwritten'", "lacks"},
         Bad{R"({"type":"sysexit","pid":1)", kL3, "invalid JSON", "column"},
+        // Found by the jsonl fuzz target: the locator crashed on a string left open.
+        Bad{R"({"type":"callchain","ty)", kL3, "invalid JSON", "never closed"},
         Bad{R"([1,2])", kL3, "array", "not a JSON object"}));
 
 TEST(JsonParse, EncodesToTheKernelBytes) {

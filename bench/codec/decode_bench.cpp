@@ -11,8 +11,9 @@
 // A reader shaped like FreeBSD's libpmc, the reference point ("about 45%"), is
 // measured in the same run.
 //
-//   pmclog-bench-decode [--file PATH | --generate PATH] [--size-mib N] [--runs N]
+//   pmclog-bench-decode [--file PATH | --generate PATH] [--size-mib N] [--runs N] [--json]
 //                       [--generation L2|L3|M9|M10] [--width 4|8] [--byte-order little|big]
+//   pmclog-bench-decode --file PATH --reader libpmc|decode
 //
 // --file benchmarks an existing log read-only (never written, never removed); its ABI is
 // detected, the ABI options override the detection. --generate writes the synthetic log to
@@ -20,7 +21,9 @@
 // neither, the synthetic log goes to a fresh temporary file, removed at the end
 // (PMCLOG_BENCH_KEEP=1 keeps it). A benchmark must never destroy its input.
 //
-// Prints rates (MB/s), the ratio, and peak RSS of the streaming reader.
+// Prints rates (MB/s), the ratio, and peak RSS of the streaming reader; --json adds the
+// medians as one JSON object on the last line (bench/run reads it). --reader makes one pass
+// of that reader only and prints the record count.
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -168,32 +171,39 @@ __attribute__((noinline)) uint64_t decode_all_copy(std::span<const uint8_t> d, c
 
 // Not the library: the least any reader of every frame must do, for comparison. Walks the
 // records by their length word and sums the same fields and frames, with no check at all
-// (L3, 64-bit, little-endian logs only: this benchmark's default).
-__attribute__((noinline)) uint64_t unchecked_frames(std::span<const uint8_t> d, uint8_t callchain_type) {
+// beyond staying inside the bytes; any generation, width and byte order, through the
+// library's loads (endian_io.h) so that a big-endian walk pays the same byte swaps.
+template <ByteOrder O, int W>
+__attribute__((noinline)) uint64_t unchecked_frames(std::span<const uint8_t> d, uint8_t callchain_type,
+                                                    uint16_t pcs_offset) {
   const uint8_t* p = d.data();
   const uint8_t* const e = p + d.size();
   uint64_t s = 0;
-  while (p + 4 <= e) {
+  while (e - p >= 24) {
     read_ahead(p, e);
-    uint32_t w;
-    std::memcpy(&w, p, 4);
+    const uint32_t w = detail::load32<O>(p);
     const uint32_t len = w & 0xFFFF;
-    if (len < 12 || p + len > e || e - p < 24) break;
-    // The header's time and the first three field words (past a shorter record's end: no
-    // checks, this is only a floor).
-    uint32_t f[5];
-    std::memcpy(f, p + 4, 20);
-    s += uint64_t{f[0]} + f[1] + f[2] + f[3] + f[4];
+    if (len < 12 || len > static_cast<size_t>(e - p)) break;
+    // The header's time and the first field words (past a shorter record's end: no checks,
+    // this is only a floor).
+    for (int i = 1; i < 6; ++i) s += detail::load32<O>(p + 4 * i);
     if (((w >> 16) & 0xFF) == callchain_type) {
-      for (uint32_t o = 24; o + 8 <= len; o += 8) {
-        uint64_t pc;
-        std::memcpy(&pc, p + o, 8);
-        s += pc;
-      }
+      for (uint32_t o = pcs_offset; o + W <= len; o += W) s += detail::load_addr<O, W>(p + o);
     }
     p += len;
   }
   return s;
+}
+
+uint64_t unchecked_walk(std::span<const uint8_t> d, const Abi& abi) {
+  const Layout* cc = layout_for(abi, Kind::callchain);
+  const uint16_t pcs = cc->find(Field::pcs)->offset;
+  const bool le = abi.byte_order == ByteOrder::little;
+  if (abi.address_width == 4)
+    return le ? unchecked_frames<ByteOrder::little, 4>(d, cc->type, pcs)
+              : unchecked_frames<ByteOrder::big, 4>(d, cc->type, pcs);
+  return le ? unchecked_frames<ByteOrder::little, 8>(d, cc->type, pcs)
+            : unchecked_frames<ByteOrder::big, 8>(d, cc->type, pcs);
 }
 
 // Not the library: a reader shaped like FreeBSD's libpmc (pmclog_read over memory fed with
@@ -243,7 +253,8 @@ struct LibpmcEvent {
 };
 
 template <int W>
-__attribute__((noinline)) uint64_t libpmc_style(std::span<const uint8_t> d, const LibpmcOffsets& o) {
+__attribute__((noinline)) uint64_t libpmc_style(std::span<const uint8_t> d, const LibpmcOffsets& o,
+                                                uint64_t* records = nullptr) {
   alignas(8) static uint32_t saved[65536 / 4];
   static LibpmcEvent ev;
   const uint8_t* p = d.data();
@@ -266,6 +277,7 @@ __attribute__((noinline)) uint64_t libpmc_style(std::span<const uint8_t> d, cons
       return W == 4 ? le[off / 4] : le[off / 4] | uint64_t{le[off / 4 + 1]} << 32;
     };
     ev.type = (h >> 16) & 0xFF;
+    if (records) ++*records;
     if (ev.type == o.cc) {
       ev.pid = word(o.cc_pid);
       ev.pmcid = word(o.cc_pmcid);
@@ -397,11 +409,35 @@ std::string shell_quote(const std::string& s) {
   return q;
 }
 
+// --reader: one pass of one reader over the mapped log, so that a whole process (start-up,
+// mapping, page faults, the pass) can be timed beside the tools' (bench/run) or counted by
+// callgrind (--toggle-collect on the reader's function).
+int one_pass(const std::string& reader, std::span<const uint8_t> d, const Abi& abi,
+             const LibpmcOffsets& lo) {
+  uint64_t records = 0, sink = 0;
+  if (reader == "libpmc") {
+    if (abi.byte_order != ByteOrder::little) {
+      std::fprintf(stderr, "pmclog-bench-decode: the libpmc-style reader reads little-endian logs only\n");
+      return 2;
+    }
+    sink = abi.address_width == 4 ? libpmc_style<4>(d, lo, &records) : libpmc_style<8>(d, lo, &records);
+  } else if (reader == "decode") {
+    sink = decode_all(d, abi, records);
+  } else {
+    std::fprintf(stderr, "pmclog-bench-decode: --reader libpmc|decode\n");
+    return 2;
+  }
+  std::printf("%llu records (checksum %llu)\n", static_cast<unsigned long long>(records),
+              static_cast<unsigned long long>(sink & 0xFFFF));
+  return 0;
+}
+
 int usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s [--file PATH | --generate PATH] [--size-mib N] [--runs N]\n"
-               "          [--generation L2|L3|M9|M10] [--width 4|8] [--byte-order little|big]\n",
-               argv0);
+               "usage: %s [--file PATH | --generate PATH] [--size-mib N] [--runs N] [--json]\n"
+               "          [--generation L2|L3|M9|M10] [--width 4|8] [--byte-order little|big]\n"
+               "       %s --file PATH --reader libpmc|decode   (one pass, for whole-process timing)\n",
+               argv0, argv0);
   return 2;
 }
 
@@ -416,6 +452,8 @@ int main(int argc, char** argv) {
   std::optional<uint8_t> width;
   uint8_t time_width = 0;  // only for --stream: the parent's detected ABI, passed on whole
   bool stream = false;
+  bool json = false;
+  std::string reader;  // --reader: one pass of one reader, for whole-process timing
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
@@ -429,6 +467,8 @@ int main(int argc, char** argv) {
       else if (a == "--width") width = next() == "4" ? 4 : 8;
       else if (a == "--time-width") time_width = next() == "4" ? 4 : 8;
       else if (a == "--stream") stream = true;
+      else if (a == "--json") json = true;
+      else if (a == "--reader") reader = next();
       else return usage(argv[0]);
     }
   } catch (const std::exception&) {
@@ -490,11 +530,9 @@ int main(int argc, char** argv) {
 
   std::vector<double> sum_t, dec_t, next_t, frames_t, copy_t, floor_t, libpmc_t;
   uint64_t records = 0, sink = 0;
-  const bool floor_ok = abi.generation == Generation::L3 && abi.address_width == 8 &&
-                        abi.byte_order == ByteOrder::little;
   const bool libpmc_ok = abi.byte_order == ByteOrder::little;
   const LibpmcOffsets lo = libpmc_offsets(abi);
-  const uint8_t cc_type = layout_for(abi, Kind::callchain)->type;
+  if (!reader.empty()) return one_pass(reader, d, abi, lo);
   for (int i = 0; i < runs; ++i) {
     auto t0 = Clock::now();
     sink += word_sum(d);
@@ -511,11 +549,9 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     sink += decode_all_copy(d, abi);
     copy_t.push_back(seconds_since(t0));
-    if (floor_ok) {
-      t0 = Clock::now();
-      sink += unchecked_frames(d, cc_type);
-      floor_t.push_back(seconds_since(t0));
-    }
+    t0 = Clock::now();
+    sink += unchecked_walk(d, abi);
+    floor_t.push_back(seconds_since(t0));
     if (libpmc_ok) {
       t0 = Clock::now();
       sink += abi.address_width == 4 ? libpmc_style<4>(d, lo) : libpmc_style<8>(d, lo);
@@ -535,7 +571,7 @@ int main(int argc, char** argv) {
   line("full decode, loop over next()", next_t);
   line("full decode + read every frame, for_each", frames_t);
   line("full decode + frames copied out (copy_to)", copy_t);
-  if (floor_ok) line("unchecked hand-written walk + every frame", floor_t);
+  line("unchecked hand-written walk + every frame", floor_t);
   if (libpmc_ok) line("libpmc-style reader (frames copied out)", libpmc_t);
 
   // What a tool does: map the file (in the page cache) and read it once.
@@ -578,6 +614,16 @@ int main(int argc, char** argv) {
   std::printf("streaming via pipe: %llu records, peak RSS %.1f MiB (target < 16), buffer %zu KiB\n",
               n, static_cast<double>(rss_kib) / 1024.0, cap >> 10);
   std::printf("(checksum %llu)\n", static_cast<unsigned long long>(sink & 0xFFFF));
+  if (json) {  // for bench/run: one object, the last line
+    auto secs = [](const std::vector<double>& t) { return t.empty() ? 0.0 : median(t); };
+    std::printf("{\"abi\":\"%s\",\"bytes\":%zu,\"records\":%llu,\"runs\":%d,\"seconds\":{"
+                "\"word_sum\":%.6f,\"decode\":%.6f,\"decode_next\":%.6f,\"decode_frames\":%.6f,"
+                "\"decode_copy\":%.6f,\"unchecked_walk\":%.6f,\"libpmc_style\":%.6f},"
+                "\"stream_peak_kib\":%ld}\n",
+                describe(abi).c_str(), d.size(), static_cast<unsigned long long>(records), runs,
+                secs(sum_t), secs(dec_t), secs(next_t), secs(frames_t), secs(copy_t), secs(floor_t),
+                secs(libpmc_t), rss_kib);
+  }
   return 0;  // `created` removes the temporary log
 
 }

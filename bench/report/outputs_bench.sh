@@ -4,12 +4,12 @@
 # medians; samples per second, output size; then the SVG's render time in headless Chromium
 # against an empty SVG (Chromium's own start-up). Not a test: it prints figures.
 # The log is only read; outputs go to a folder of their own (WORKDIR, default a new one).
-# With PERF_DATA=perf.data (a recording of the same workload, as run_bench.sh makes), plain
+# With PERF_DATA=perf.data (a recording of the same workload, as bench/run --keep leaves), plain
 # `perf script` on it is timed in the same runs as --output perf-script.
 # Usage: [PERF_DATA=FILE] outputs_bench.sh BUILD_DIR LOG [RUNS=3] [WORKDIR]
 set -euo pipefail
 build=${1:?build dir}
-log=${2:?log (e.g. the recording run_bench.sh makes)}
+log=${2:?log (e.g. a recording bench/run --keep leaves)}
 runs=${3:-3}
 work=${4:-$(mktemp -d)}
 bin=$build/bin

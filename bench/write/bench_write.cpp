@@ -1,10 +1,11 @@
-// bench-write [DIR] [--runs N] [--size BYTES]
+// bench-write [DIR] [--runs N] [--size BYTES] [--json]
 // Measures, in the same run and on the same filesystem (DIR, default $TMPDIR or /tmp; every
 // file goes to a new folder made there with mkdtemp, removed at the end):
 //   1. `cat` copying a 1 GiB file, and `pmclog-write synth -s 1GiB` to a file: medians of N
 //      runs each, and synth's speed as a fraction of cat's (issue 5 asks for >= 25%);
 //   2. `pmclog-write IN.jsonl -o OUT`: median MB/s of JSON input (issue 5 asks >= 100 MB/s).
 // Runs are interleaved (cat, synth, cat, synth...) so that both see the same machine load.
+// --json adds the medians as one JSON object on the last line (bench/run reads it).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,12 +67,14 @@ int main(int argc, char** argv) {
   fs::path dir = tmp && *tmp ? tmp : "/tmp";
   int runs = 3;
   uint64_t size = 1ull << 30;
+  bool json = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
     else if (a == "--size" && i + 1 < argc) size = std::strtoull(argv[++i], nullptr, 0);
+    else if (a == "--json") json = true;
     else if (a.empty() || a[0] == '-') {
-      std::fprintf(stderr, "usage: bench-write [DIR] [--runs N] [--size BYTES]\n");
+      std::fprintf(stderr, "usage: bench-write [DIR] [--runs N] [--size BYTES] [--json]\n");
       return a == "-h" || a == "--help" ? 0 : 2;
     } else {
       dir = a;
@@ -139,6 +142,11 @@ int main(int argc, char** argv) {
   std::printf("  %.0f MB of JSON in %.3f s = %.0f MB/s of JSON input (target >= 100 MB/s)%s\n",
               json_mb, median(json_s), json_mb / median(json_s),
               same ? "" : "  [OUTPUT DIFFERS FROM THE SOURCE LOG]");
+  if (json)
+    std::printf("{\"mib\":%.1f,\"cat_mib_s\":%.1f,\"synth_mib_s\":%.1f,\"json_mb\":%.1f,"
+                "\"json_mb_s\":%.1f,\"same\":%s,\"runs\":%d}\n",
+                mib, cat_rate, synth_rate, json_mb, json_mb / median(json_s), same ? "true" : "false",
+                runs);
   fs::remove_all(work);
   return 0;
 }

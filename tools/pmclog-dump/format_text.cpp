@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "fast_num.h"
 #include "field_text.h"
@@ -127,16 +128,18 @@ class TextFormatter : public Formatter {
       // differ by port (i386's 4/4 split overlaps them), so there the record's flag decides.
       const bool user_record = r.user_callchain();
       const bool by_address = !user_record && st.abi.address_width == 8;
+      // "             [i] 0xPC user\n", built in one buffer and appended once.
       auto frame = [&](uint32_t i, uint64_t pc) {
         const bool user = user_record || (by_address && (pc >> 63) == 0);
-        b.append(13, ' ');
-        b += '[';
-        append_dec(b, i);
-        b += "] ";
-        append_0x(b, pc);
-        b += ' ';
-        b += user ? "user" : "kernel";
-        b += '\n';
+        char line[64];
+        std::memcpy(line, "             [", 14);  // 13 spaces
+        char* p = put_dec(line + 14, i);
+        std::memcpy(p, "] 0x", 4);
+        p = put_hex(p + 4, pc);
+        const size_t n = user ? 6 : 8;
+        std::memcpy(p, user ? " user\n" : " kernel\n", n);
+        p += n;
+        b.append(line, static_cast<size_t>(p - line));
       };
       if (pmclog::is_multipart(r)) {
         multipart_lines(b, pmclog::parts(r, st.abi), frame);

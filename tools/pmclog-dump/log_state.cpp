@@ -4,9 +4,7 @@
 
 namespace dump {
 
-void LogState::observe(const pmclog::Record& r) {
-  ++records_read;
-  end_of_last = r.offset + r.raw.size();
+void LogState::observe_header(const pmclog::Record& r) {
   if (r.kind == pmclog::Kind::pmcallocatedyn && !r.text.empty()) {
     soft_events[static_cast<uint32_t>(r[pmclog::Field::event])] = std::string(r.text);
   }

@@ -26,7 +26,16 @@ struct LogState {
   uint64_t records_read = 0;  // decoded so far, selected or not (pmcstat's record count)
   uint64_t end_of_last = 0;   // offset just past the last good record
 
-  void observe(const pmclog::Record& r);
+  // Inline: only INITIALIZE and PMCALLOCATEDYN say more than the counts.
+  void observe(const pmclog::Record& r) {
+    ++records_read;
+    end_of_last = r.offset + r.raw.size();
+    if (r.kind == pmclog::Kind::initialize || r.kind == pmclog::Kind::pmcallocatedyn)
+      observe_header(r);
+  }
+
+ private:
+  void observe_header(const pmclog::Record& r);
 };
 
 // "1700000000.000000001" for a legacy header, "" for modern.

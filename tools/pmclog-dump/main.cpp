@@ -119,6 +119,7 @@ class Driver {
     const bool pmcstat = o_.format == Format::pmcstat && !o_.stats;
     const std::string file = pmclog::display_path(st.file);
     bool empty = false;  // the input ended at offset 0
+    const bool filtered = o_.select.any();  // without options every record is selected
     for (;;) {
       if (o_.select.head && shown >= *o_.select.head) break;
       // records are in file order: nothing at or past --to-offset can be selected
@@ -149,7 +150,7 @@ class Driver {
       if (!fmt) stats.observe(r, st);  // names for later samples, from every record
       // libpmc of the modern era returns EOF at CLOSELOG (format.md §12), so pmcstat stops.
       if (pmcstat && !st.abi.legacy() && r.kind == pmclog::Kind::closelog) break;
-      if (!selected(o_.select, r, st.abi.generation)) continue;
+      if (filtered && !selected(o_.select, r, st.abi.generation)) continue;
       ++shown;
       if (fmt) fmt->record(r, st, out_);
       else stats.add(r, st);

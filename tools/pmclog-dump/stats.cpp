@@ -128,10 +128,10 @@ void Stats::name_pid(int32_t pid, std::string_view name, std::string_view path, 
     p.first_path = p.path;
   }
   p.row = nullptr;
-  last_row_ = nullptr;
+  row_cache_.fill({});
 }
 
-void Stats::observe(const pmclog::Record& r, const LogState& st) {
+void Stats::observe_naming(const pmclog::Record& r, const LogState& st) {
   switch (r.kind) {
     case Kind::procexec:
     case Kind::pmcattach:
@@ -168,15 +168,15 @@ void Stats::observe(const pmclog::Record& r, const LogState& st) {
 }
 
 Stats::Split& Stats::row_for(int32_t pid) {
-  if (last_row_ && last_pid_ == pid) return *last_row_;
+  CachedRow& c = row_cache_[static_cast<uint32_t>(pid) % kRowCache];
+  if (c.row && c.pid == pid) return *c.row;
   Proc& p = procs_[pid];
   if (!p.row) {
     Row& row = rows_[{pid, p.name}];
     if (row.path.empty()) row.path = p.path;
     p.row = &row.samples;
   }
-  last_pid_ = pid;
-  last_row_ = p.row;
+  c = {pid, p.row};
   return *p.row;
 }
 
@@ -207,8 +207,34 @@ void Stats::count_sample(const pmclog::Record& r, int32_t pid, uint32_t pmcid, b
   cpus_[cpu].add(user);
 }
 
+uint8_t Stats::pid_fields(const pmclog::Record& r) {
+  PidFields& c = pid_fields_[static_cast<size_t>(r.kind)];
+  if (c.layout != r.layout || !c.layout) {
+    c.layout = r.layout;
+    c.mask = 0;
+    const Field fs[3] = {Field::pid, Field::oldpid, Field::newpid};
+    for (int i = 0; i < 3; ++i)
+      if (r.has(fs[i])) c.mask |= static_cast<uint8_t>(1u << i);
+  }
+  return c.mask;
+}
+
+std::vector<std::pair<Kind, Stats::KindCount>> Stats::kind_rows() const {
+  std::vector<std::pair<Kind, KindCount>> v;
+  for (size_t k = 0; k < kinds_.size(); ++k)
+    if (kinds_[k].records) v.emplace_back(static_cast<Kind>(k), kinds_[k]);
+  return v;
+}
+
+std::vector<std::pair<uint32_t, uint64_t>> Stats::depth_rows() const {
+  std::vector<std::pair<uint32_t, uint64_t>> v;
+  for (size_t d = 0; d < depth_.size(); ++d)
+    if (depth_[d]) v.emplace_back(static_cast<uint32_t>(d), depth_[d]);
+  return v;
+}
+
 void Stats::add(const pmclog::Record& r, const LogState& st) {
-  auto& k = kinds_[r.kind];
+  auto& k = kinds_[static_cast<size_t>(r.kind)];
   ++k.records;
   k.bytes += r.raw.size();
   ++records_;
@@ -220,8 +246,15 @@ void Stats::add(const pmclog::Record& r, const LogState& st) {
   if (!have_time_ || t < t_min_) t_min_ = t;
   if (!have_time_ || t > t_max_) t_max_ = t;
   have_time_ = true;
-  for (Field f : {Field::pid, Field::oldpid, Field::newpid}) {
-    if (r.has(f) && pid_of(r, f) != -1) pids_.insert(pid_of(r, f));
+  if (const uint8_t mask = pid_fields(r)) {
+    const Field fs[3] = {Field::pid, Field::oldpid, Field::newpid};
+    for (int i = 0; i < 3; ++i) {
+      const int32_t pid = pid_of(r, fs[i]);
+      int32_t& seen = seen_pids_[static_cast<uint32_t>(pid) % seen_pids_.size()];
+      if (!(mask >> i & 1) || pid == -1 || pid == seen) continue;
+      pids_.insert(pid);
+      seen = pid;
+    }
   }
   switch (r.kind) {
     case Kind::procexec:
@@ -232,6 +265,7 @@ void Stats::add(const pmclog::Record& r, const LogState& st) {
       pmcs_[static_cast<uint32_t>(r[Field::pmcid])].listed = true;
       break;
     case Kind::callchain:
+      if (r.pcs.size() >= depth_.size()) depth_.resize(size_t{r.pcs.size()} + 1);
       ++depth_[r.pcs.size()];
       count_sample(r, pid_of(r, Field::pid), static_cast<uint32_t>(r[Field::pmcid]),
                    r.user_callchain(), st);
@@ -343,7 +377,7 @@ void Stats::print_text(const LogState& st, Output& out) {
                      pmclog::info_type_name(i.type).value_or("unknown"), i.payload.size());
   }
   fmt::format_to(it, "records: {} ({} bytes)\n", records_, bytes_);
-  for (const auto& [k, c] : kinds_)
+  for (const auto& [k, c] : kind_rows())
     fmt::format_to(it, "  {:<15} {:>10} records {:>12} bytes\n", pmclog::kind_name(k), c.records, c.bytes);
   if (have_time_) {
     if (st.abi.legacy()) {
@@ -411,7 +445,7 @@ void Stats::print_text(const LogState& st, Output& out) {
   if (pmcs.size() < t.pmcs.size())
     fmt::format_to(it, "  ({} more; --top all shows every row)\n", t.pmcs.size() - pmcs.size());
   b += "callchain depth histogram:\n";
-  for (const auto& [d, n] : depth_) fmt::format_to(it, "  {:>5} {:>10}\n", d, n);
+  for (const auto& [d, n] : depth_rows()) fmt::format_to(it, "  {:>5} {:>10}\n", d, n);
   fmt::format_to(it, "drop notifications: {}\n", drops_);
   fmt::format_to(it, "errors: {}\n", errors_.size());
   const size_t shown = top_ ? std::min<size_t>(top_, errors_.size()) : errors_.size();
@@ -456,7 +490,7 @@ void Stats::print_json(const LogState& st, Output& out) {
   }
   fmt::format_to(it, ",\"records\":{},\"bytes\":{},\"types\":{{", records_, bytes_);
   bool first = true;
-  for (const auto& [k, c] : kinds_) {
+  for (const auto& [k, c] : kind_rows()) {
     fmt::format_to(it, "{}\"{}\":{{\"records\":{},\"bytes\":{}}}", first ? "" : ",",
                    pmclog::kind_id(k), c.records, c.bytes);
     first = false;
@@ -537,7 +571,7 @@ void Stats::print_json(const LogState& st, Output& out) {
   }
   b += "],\"callchain_depths\":{";
   first = true;
-  for (const auto& [d, n] : depth_) {
+  for (const auto& [d, n] : depth_rows()) {
     fmt::format_to(it, "{}\"{}\":{}", first ? "" : ",", d, n);
     first = false;
   }

@@ -3,12 +3,14 @@
 // grouped by path, pmcs, callchain depths, drops, errors.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -27,7 +29,21 @@ class Stats {
   explicit Stats(uint64_t top = 10) : top_(top) {}
   // Every decoded record, selected or not: what later samples are named by (process names,
   // pmc events), as LogState is for the formatters.
-  void observe(const pmclog::Record& r, const LogState& st);
+  // Inline: most records (samples) name nothing, and a call per record showed in profiles.
+  void observe(const pmclog::Record& r, const LogState& st) {
+    switch (r.kind) {
+      case pmclog::Kind::procexec:
+      case pmclog::Kind::pmcattach:
+      case pmclog::Kind::proc_create:
+      case pmclog::Kind::procfork:
+      case pmclog::Kind::pmcallocate:
+      case pmclog::Kind::pmcallocatedyn:
+        observe_naming(r, st);
+        break;
+      default:
+        break;
+    }
+  }
   // The selected records, which are what is counted.
   void add(const pmclog::Record& r, const LogState& st);
   void error(const pmclog::Error& e);
@@ -75,23 +91,49 @@ class Stats {
     Split samples;
   };
 
+  static std::array<int32_t, 256> filled(int32_t v) {
+    std::array<int32_t, 256> a;
+    a.fill(v);
+    return a;
+  }
+  void observe_naming(const pmclog::Record& r, const LogState& st);
   struct Tables;  // the summary's rows, built for printing (stats.cpp)
   Tables tables() const;
   void name_pid(int32_t pid, std::string_view name, std::string_view path, bool weak);
   Split& row_for(int32_t pid);
   void count_sample(const pmclog::Record& r, int32_t pid, uint32_t pmcid, bool user,
                     const LogState& st);
+  // Which of pid, oldpid, newpid the record's layout has (bits 0, 1, 2), looked up once
+  // per layout: a search of the layout for each field of each record was a tenth of --stats.
+  uint8_t pid_fields(const pmclog::Record& r);
+  // The counters below as rows, in kind order and in depth order.
+  std::vector<std::pair<pmclog::Kind, KindCount>> kind_rows() const;
+  std::vector<std::pair<uint32_t, uint64_t>> depth_rows() const;
 
   uint64_t top_;
-  std::map<pmclog::Kind, KindCount> kinds_;
+  // Indexed by kind and by depth rather than kept in maps: they are counted at every record.
+  std::array<KindCount, pmclog::kKindCount + 1> kinds_{};
   uint64_t records_ = 0, bytes_ = 0;
   bool have_time_ = false;
   uint64_t t_min_ = 0, t_max_ = 0;  // legacy: sec*1e9+nsec; modern: TSC
-  std::set<int32_t> pids_;          // pids of selected records, the kernel's -1 left out
+  std::unordered_set<int32_t> pids_;  // pids of selected records, the kernel's -1 left out
+  // Pids already in pids_, direct-mapped by their low bits (-1, never inserted: empty).
+  std::array<int32_t, 256> seen_pids_ = filled(-1);
+  struct PidFields {
+    const pmclog::Layout* layout = nullptr;
+    uint8_t mask = 0;
+  };
+  std::array<PidFields, pmclog::kKindCount + 1> pid_fields_{};
   std::unordered_map<int32_t, Proc> procs_;
   std::map<RowKey, Row> rows_;      // node-based: Proc::row pointers stay valid
-  int32_t last_pid_ = 0;            // the last sample's pid and row, for runs of one pid
-  Split* last_row_ = nullptr;       // cleared whenever a process is renamed
+  // Recent samples' pids and rows, direct-mapped by the pid's low bits: a hash lookup in
+  // procs_ per sample was a tenth of --stats. Cleared whenever a process is renamed.
+  static constexpr size_t kRowCache = 256;
+  struct CachedRow {
+    int32_t pid = -1;
+    Split* row = nullptr;
+  };
+  std::array<CachedRow, kRowCache> row_cache_{};
   std::map<std::string, uint64_t> execs_;  // PROCEXEC path -> count
   std::map<uint32_t, Pmc> pmcs_;
   uint32_t last_pmcid_ = 0;
@@ -100,7 +142,7 @@ class Stats {
   Split no_cpu_;      // samples whose cpu the record does not say (PCSAMPLE of a process pmc)
   Split kernel_pid_;  // samples with pid -1: the kernel, not a process
   Split samples_;
-  std::map<uint32_t, uint64_t> depth_;
+  std::vector<uint64_t> depth_;  // callchains by frame count
   uint64_t drops_ = 0;
   std::vector<pmclog::Error> errors_;
   std::vector<pmclog::SkippedRange> skipped_;

@@ -6,13 +6,13 @@
 
 # Long options by tool: those that take a value, then those that do not.
 _pmclog_args_pmclog_dump="--format --top --type --pid --pmcid --cpu --from-offset --to-offset
-  --head --generation --address-width --byte-order --time-width"
+  --head --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_dump="--help --version --explain --stats --show-abi --keep-going"
 _pmclog_args_pmclog_validate="--disable --enable --max-cpu --format --output --max-errors
-  --generation --address-width --byte-order --time-width"
+  --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_validate="--help --version --pedantic --strict --list-rules --quiet"
 _pmclog_args_pmclog_write="--output --inject --inject-log --seed --file --generation
-  --address-width --byte-order --time-width --records --size --processes --depth --events
+  --address-width --address-slot --byte-order --time-width --records --size --processes --depth --events
   --cpus --cpu-buffer-size"
 _pmclog_flags_pmclog_write="--help --version --quiet --ibs --container"
 _pmclog_args_pmclog_record="--event --period --freq --depth --pid --duration --output
@@ -21,7 +21,7 @@ _pmclog_flags_pmclog_record="--help --version --user-only --container --user-cal
   --fallback --count --per-process --list-events --all-cpus --quiet"
 _pmclog_args_pmclog_report="--output --out-file --by --sort --limit --min-width --width
   --title --callgraph-depth --pid --tid --comm --event --cpu --from --to --sysroot --symfs
-  --kernel --debug-dir --generation --address-width --byte-order --time-width"
+  --kernel --debug-dir --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_report="--help --version --comm-frame --by-file --icicle --reverse
   --no-progress --user-only --kernel-only --ibs --no-kallsyms --no-demangle --lines --inline
   --keep-going"
@@ -57,7 +57,7 @@ _pmclog_values() {  # TOOL LONG-OPTION
     pmclog-record:--generation) echo "L2 L3 M9 M10 M" ;;
     *:--generation) echo "L1 L2 L3 M9 M10 M" ;;
     *:--byte-order) echo "little big" ;;
-    *:--address-width | *:--time-width) echo "4 8" ;;
+    *:--address-width | *:--address-slot | *:--time-width) echo "4 8" ;;
     pmclog-dump:--format) echo "text pmcstat jsonl explain json" ;;
     pmclog-validate:--format) echo "text json github junit" ;;
     pmclog-report:--output) echo "list:top folded svg pprof callgraph perf-script speedscope" ;;

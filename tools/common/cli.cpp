@@ -16,7 +16,7 @@ std::string version_text(std::string_view tool) {
   std::string out = std::string(tool) + ' ' + version() + "\nlog generations:";
   for (int g = 0; g < kGenerationCount; ++g)
     out += ' ' + std::string(generation_name(static_cast<Generation>(g)));
-  out += " (4- or 8-byte addresses, little- or big-endian)\n"
+  out += " (4- or 8-byte addresses, or 4 in 8-byte slots; little- or big-endian)\n"
          "log forms: plain stream, PMCL container (pmc record), multipart callchains (AMD IBS)\n";
   return out;
 }

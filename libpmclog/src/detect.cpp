@@ -393,6 +393,11 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
     }
   }
 
+  // With values narrower than their slots, the width line above was about the slots.
+  if (abi.narrow())
+    for (std::string& e : det.evidence)
+      if (e.starts_with("address width: ")) e.replace(0, 14, "address slots:");
+
   // time_t width of the modern INITIALIZE timespec (format.md §8.1): 104-byte INITIALIZE means i386.
   if (hint.time_width) {
     abi.time_width = *hint.time_width;

@@ -22,7 +22,8 @@ TEST(NarrowTools, ShowAbiNamesTheEvidence) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(has(r.out, std::string(gen) + ", 32-bit addresses in 64-bit slots, big-endian")) << r.out;
     // The path records decide, slots and values; the first one is named with its offset.
-    EXPECT_TRUE(has(r.out, "address width: 8 bytes (PROCEXEC of ")) << r.out;
+    EXPECT_TRUE(has(r.out, "address slots: 8 bytes (PROCEXEC of ")) << r.out;
+    EXPECT_FALSE(has(r.out, "address width:")) << r.out;
     EXPECT_TRUE(has(r.out, "address values: 4 bytes in 8-byte slots (PROCEXEC of ")) << r.out;
     EXPECT_TRUE(has(r.out, "the path follows a 4-byte address")) << r.out;
   }
@@ -129,7 +130,7 @@ TEST(NarrowTools, SynthWritesTheAbi) {
             0);
   const auto d = run_dump({"--show-abi", c});
   ASSERT_EQ(d.status, 0) << d.err;
-  EXPECT_TRUE(has(d.out, "address width: 8 bytes (the PMCL container's arch ppc64")) << d.out;
+  EXPECT_TRUE(has(d.out, "address slots: 8 bytes (the PMCL container's arch ppc64")) << d.out;
   EXPECT_TRUE(has(d.out, "address values: 4 bytes in 8-byte slots (MAP_IN of ")) << d.out;
   EXPECT_NE(run_shell(kWrite + " synth -q -n 100 --address-width 8 --address-slot 4 -o " + dir +
                       "/x.pmclog")

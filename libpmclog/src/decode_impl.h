@@ -53,6 +53,7 @@ inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
       case FieldType::addrs:
         plan.tail = f.type;
         plan.tail_off = f.offset;
+        if (f.type == FieldType::path) plan.path_spare = static_cast<uint8_t>(l->fixed_size - f.offset);
         break;
       default: cold.other[cold.nother++] = f; break;
     }
@@ -133,9 +134,10 @@ template <ByteOrder O, int W>
   out.pcs = {};
   if (plan.tail == FieldType::path) {
     const char* s = reinterpret_cast<const char*>(p + plan.tail_off);
-    const void* nul = std::memchr(s, 0, len - plan.tail_off);
+    // framing checked len >= min_len > fixed_size = tail_off + path_spare
+    const void* nul = std::memchr(s, 0, len - plan.tail_off - plan.path_spare);
     if (nul == nullptr) {
-      fail_unterminated(err, offset, plan.kind, plan.tail_off, len);
+      fail_unterminated(err, offset, plan.kind, plan.tail_off, len, plan.path_spare);
       return Step::error;
     }
     out.text = {s, static_cast<size_t>(static_cast<const char*>(nul) - s)};

@@ -74,10 +74,14 @@ void fail_below_minimum(Error& e, uint64_t off, uint16_t len, uint16_t min, Kind
           "-byte minimum for " + std::string(kind_name(k)));
 }
 
-void fail_unterminated(Error& e, uint64_t off, Kind k, uint16_t field_off, uint16_t len) {
+void fail_unterminated(Error& e, uint64_t off, Kind k, uint16_t field_off, uint16_t len,
+                       uint16_t spare) {
   set(e, Errc::unterminated_string, off,
       std::string(kind_name(k)) + " string at byte " + std::to_string(field_off) +
-          " has no NUL terminator within the record's " + std::to_string(len) + " bytes");
+          " has no NUL terminator within the record's " + std::to_string(len) + " bytes" +
+          (spare ? " before the last " + std::to_string(spare) +
+                       " (the unfilled part of its 8-byte address slots)"
+                 : ""));
 }
 
 void fail_callchain_misaligned(Error& e, uint64_t off, size_t payload, int width, int value) {

@@ -19,7 +19,8 @@ void fail_truncated(Error& e, uint64_t off, uint16_t len, size_t avail);
 void fail_unknown_type(Error& e, uint64_t off, uint8_t type, Generation g);
 void fail_fixed_size(Error& e, uint64_t off, uint16_t len, uint16_t size, Kind k);
 void fail_below_minimum(Error& e, uint64_t off, uint16_t len, uint16_t min, Kind k);
-void fail_unterminated(Error& e, uint64_t off, Kind k, uint16_t field_off, uint16_t len);
+void fail_unterminated(Error& e, uint64_t off, Kind k, uint16_t field_off, uint16_t len,
+                       uint16_t spare = 0);
 void fail_callchain_misaligned(Error& e, uint64_t off, size_t payload, int width, int value);
 void fail_callchain_depth(Error& e, uint64_t off, uint32_t n, const Abi& abi);
 

@@ -143,7 +143,7 @@ TEST(HandBytesNarrow, M9Callchain) {
 }
 
 // Damage: a CALLCHAIN whose frames are not whole 8-byte slots, a MAP_OUT of the 4-byte-slot
-// size; each an error naming its offset, the record before it still read.
+// size, a path whose NUL sits in the unfilled slot bytes; each an error naming its offset, the record before it still read.
 TEST(HandBytesNarrow, DamagedRecordsNameTheirOffset) {
   const std::string good = l3("EE 0F 00 20", "00 00 04 D2  01 80 00 00  01 A0 00 00" + zeros(8));
   struct Case {
@@ -157,6 +157,10 @@ TEST(HandBytesNarrow, DamagedRecordsNameTheirOffset) {
        pmclog::Errc::callchain_misaligned, "4-byte addresses in 8-byte slots"},
       {l3("EE 0F 00 18", "00 00 04 D2  01 80 00 00  01 A0 00 00"), pmclog::Errc::length_below_minimum,
        "32-byte minimum"},
+      // A 32-byte MAP_IN whose path "/bin/lsx" ends at 28, inside the 4 bytes its start
+      // address's slot leaves unfilled: the kernel would have sized it 24 + 9 -> 36.
+      {l3("EE 0E 00 20", "00 00 04 D2  01 80 00 00  2F 62 69 6E 2F 6C 73 78 00 A5 A5 A5"),
+       pmclog::Errc::unterminated_string, "unfilled part of its 8-byte address slots"},
   };
   for (const Case& c : cases) {
     const auto bytes = hex(good + " " + c.bytes);

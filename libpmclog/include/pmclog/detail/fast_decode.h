@@ -51,6 +51,9 @@ struct alignas(64) Plan {
   // header's second word into a field the layout does not have, so the fast path copies a
   // fixed number of words with no branch on the count.
   bool simple = false;
+  // A path's bytes the kernel sized for but left unfilled after its NUL: the 4 per address of
+  // 4-byte values in 8-byte slots (Abi::narrow()), 0 otherwise. The NUL must come before them.
+  uint8_t path_spare = 0;
   std::array<uint8_t, 10> word_slot{};
   std::array<uint16_t, 10> word_off{};
   const Layout* layout = nullptr;

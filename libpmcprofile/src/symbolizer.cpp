@@ -10,7 +10,10 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <optional>
 #include <unordered_map>
+
+#include "symbol_index.h"
 
 namespace pmcprofile {
 
@@ -21,6 +24,7 @@ struct Symbolizer::Module {
   Dwfl* dwfl = nullptr;
   Dwfl_Module* mod = nullptr;
   bool has_symbols = false;
+  std::optional<SymbolIndex> symbols;  // with has_symbols
   std::vector<std::pair<uint64_t, std::string>> kallsyms;  // sorted by address
   // The compile units by address range, built on first need: libdw finds an address's unit
   // only through .debug_aranges, which clang does not emit unless asked (-gdwarf-aranges).
@@ -184,6 +188,7 @@ Symbolizer::Module& Symbolizer::module(ObjectId id) {
   m.mod = dwfl_report_elf(m.dwfl, o.name.c_str(), o.file.c_str(), fd, 0, false);
   dwfl_report_end(m.dwfl, nullptr, nullptr);
   if (m.mod != nullptr) m.has_symbols = dwfl_module_getsymtab(m.mod) > 0;
+  if (m.has_symbols) m.symbols.emplace(m.mod);
   ++s_->opened;
   return m;
 }
@@ -210,9 +215,10 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
     out.why = o.file.empty() && !o.kallsyms ? Unresolved::object_missing : Unresolved::no_symbols;
     return out;
   }
-  GElf_Off off = 0;
-  GElf_Sym sym;
-  const char* name = dwfl_module_addrinfo(m.mod, at, &off, &sym, nullptr, nullptr, nullptr);
+  const SymbolIndex::Found sym =
+      m.symbols ? m.symbols->find(at) : SymbolIndex::Found{};
+  const char* name = sym.name;
+  const uint64_t off = sym.offset;
   if (name == nullptr) {
     out.why = Unresolved::no_symbols;
     return out;

@@ -1,0 +1,110 @@
+// SymbolIndex gives libdwfl's own answer at every address: checked against
+// dwfl_module_addrinfo on real objects (this test program, libc, libstdc++ and the test
+// libraries), at each symbol's edges and at random addresses in random order, so that an
+// interval whose answer would differ anywhere inside it shows.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <gelf.h>
+#include <link.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../../libpmcprofile/src/symbol_index.h"
+
+namespace {
+
+struct Object {
+  Dwfl* dwfl = nullptr;
+  Dwfl_Module* mod = nullptr;
+  explicit Object(const std::string& path) {
+    static const Dwfl_Callbacks cb{dwfl_build_id_find_elf, dwfl_standard_find_debuginfo,
+                                   dwfl_offline_section_address, nullptr};
+    dwfl = dwfl_begin(&cb);
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (dwfl != nullptr && fd >= 0) mod = dwfl_report_elf(dwfl, "x", path.c_str(), fd, 0, false);
+    dwfl_report_end(dwfl, nullptr, nullptr);
+  }
+  ~Object() { dwfl_end(dwfl); }
+};
+
+// The path of a loaded shared object whose name contains `part`.
+std::string loaded(const char* part) {
+  std::string found;
+  std::pair<const char*, std::string*> want{part, &found};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* want = static_cast<std::pair<const char*, std::string*>*>(data);
+        if (info->dlpi_name != nullptr && std::strstr(info->dlpi_name, want->first) != nullptr)
+          *want->second = info->dlpi_name;
+        return 0;
+      },
+      &want);
+  return found;
+}
+
+size_t compare_everywhere(const std::string& path) {
+  Object o(path);
+  EXPECT_NE(o.mod, nullptr) << path;
+  if (o.mod == nullptr) return 0;
+  const int n = dwfl_module_getsymtab(o.mod);
+  EXPECT_GT(n, 0) << path;
+  // Probes: the edges of every section and of up to 600 symbols (each call of the reference
+  // walks the whole table, so the big libraries get a sample), and 2,000 random addresses.
+  std::mt19937_64 rng(42);
+  std::vector<uint64_t> probes;
+  const auto edges = [&](uint64_t at) {
+    for (uint64_t a : {at - 1, at, at + 1}) probes.push_back(a);
+  };
+  Dwarf_Addr bias = 0;
+  Elf* elf = dwfl_module_getelf(o.mod, &bias);
+  for (Elf_Scn* scn = nullptr; elf != nullptr && (scn = elf_nextscn(elf, scn)) != nullptr;) {
+    GElf_Shdr sh;
+    if (gelf_getshdr(scn, &sh) == nullptr) continue;
+    edges(sh.sh_addr + bias);
+    edges(sh.sh_addr + bias + sh.sh_size);
+  }
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int i = 0; i < n; ++i) {
+    GElf_Sym sym;
+    GElf_Addr v = 0;
+    if (dwfl_module_getsym_info(o.mod, i, &sym, &v, nullptr, nullptr, nullptr) == nullptr) continue;
+    if (v != 0) lo = std::min(lo, v), hi = std::max(hi, v + sym.st_size);
+    if (n > 600 && rng() % static_cast<uint64_t>(n) >= 600) continue;
+    edges(v);
+    edges(v + sym.st_size);
+    probes.push_back(v + sym.st_size / 2);
+  }
+  for (int i = 0; i < 2000 && lo < hi; ++i) probes.push_back(lo + rng() % (hi - lo + 64));
+  std::shuffle(probes.begin(), probes.end(), rng);
+
+  pmcprofile::SymbolIndex index(o.mod);
+  size_t differ = 0;
+  for (uint64_t at : probes) {
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char* want = dwfl_module_addrinfo(o.mod, at, &off, &sym, nullptr, nullptr, nullptr);
+    const pmcprofile::SymbolIndex::Found got = index.find(at);
+    const bool same = want == nullptr ? got.name == nullptr
+                                      : got.name != nullptr && std::strcmp(want, got.name) == 0 &&
+                                            got.offset == off;
+    if (!same && ++differ <= 5)
+      ADD_FAILURE() << path << " at 0x" << std::hex << at << ": libdwfl "
+                    << (want ? want : "(none)") << "+0x" << off << ", index "
+                    << (got.name ? got.name : "(none)") << "+0x" << got.offset;
+  }
+  EXPECT_EQ(differ, 0u) << path << ": " << probes.size() << " addresses";
+  return probes.size();
+}
+
+TEST(SymbolIndex, SameAnswersAsLibdwflOnRealObjects) {
+  std::vector<std::string> paths{"/proc/self/exe", LIB_HOT, FAKE_LIBC, FAKE_PROG, WORKLOAD_HOT_NOPIE};
+  for (const char* lib : {"libc.so", "libstdc++", "libdw", "libm.so"})
+    if (std::string p = loaded(lib); !p.empty()) paths.push_back(p);
+  ASSERT_GE(paths.size(), 7u) << "libc and libstdc++ not found among the loaded objects";
+  for (const auto& p : paths) EXPECT_GT(compare_everywhere(p), 100u) << p;
+}
+
+}  // namespace

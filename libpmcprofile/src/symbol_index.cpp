@@ -27,11 +27,43 @@ void add_sections(Elf* elf, Dwarf_Addr bias, std::vector<uint64_t>& out) {
   }
 }
 
+// A symbol libdwfl would consider for an address it covers (dwfl_module_addrsym: named,
+// defined, and not a section, file or thread-local symbol).
+bool candidate(const char* name, const GElf_Sym& sym) {
+  const int type = GELF_ST_TYPE(sym.st_info);
+  return name != nullptr && name[0] != '\0' && sym.st_shndx != SHN_UNDEF && type != STT_SECTION &&
+         type != STT_FILE && type != STT_TLS;
+}
+
+// libdwfl's preference among symbols at the same address: global, then weak, then local.
+int binding_rank(const GElf_Sym& sym) {
+  switch (GELF_ST_BIND(sym.st_info)) {
+    case STB_GLOBAL: return 3;
+    case STB_WEAK: return 2;
+    case STB_LOCAL: return 1;
+    default: return 0;
+  }
+}
+
 }  // namespace
+
+// A sized symbol's range, and which symbol libdwfl names there when this range alone covers
+// an address.
+struct SymbolIndex::Range {
+  uint64_t from, to;
+  int index;             // in the module's table: libdwfl's search order
+  int rank;              // binding_rank
+  bool local;            // searched only when no global symbol covers
+  bool candidate;
+  Answer answer;
+};
 
 SymbolIndex::SymbolIndex(Dwfl_Module* mod) : mod_(mod) {
   std::vector<uint64_t> b{0};
   std::vector<Elf*> elves;
+  std::vector<Range> sized;
+  std::vector<uint64_t> sizeless;  // values of symbols without a size
+  bool wraps = false;
   const int n = dwfl_module_getsymtab(mod);
   for (int i = 0; i < n; ++i) {
     GElf_Sym sym;
@@ -39,7 +71,16 @@ SymbolIndex::SymbolIndex(Dwfl_Module* mod) : mod_(mod) {
     GElf_Word shndx = 0;
     Elf* elf = nullptr;
     Dwarf_Addr bias = 0;
-    if (dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias) == nullptr) continue;
+    const char* name = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
+    if (name == nullptr) continue;
+    if (sym.st_size == 0) {
+      sizeless.push_back(value);
+    } else if (value + sym.st_size < value) {
+      wraps = true;
+    } else {
+      sized.push_back({value, value + sym.st_size, i, binding_rank(sym),
+                       GELF_ST_BIND(sym.st_info) == STB_LOCAL, candidate(name, sym), {name, value}});
+    }
     // Where the symbol starts to count and where it stops covering (value + 1 is also the
     // end of the one address an absolute symbol matches).
     add_edge(value, b);
@@ -57,6 +98,65 @@ SymbolIndex::SymbolIndex(Dwfl_Module* mod) : mod_(mod) {
   b.erase(std::unique(b.begin(), b.end()), b.end());
   starts_ = std::move(b);
   answer_.assign(starts_.size(), -1);
+  if (!wraps) settle_single_ranges(sized, sizeless);
+}
+
+// Where every sized symbol covering an interval has the same range (one function, often under
+// several alias names), libdwfl's choice follows from its rules alone: the global symbols are
+// searched first, and among symbols at one value the first of the strongest binding wins;
+// the local ones only when no global one covers; sizeless labels only when nothing sized
+// covers. One exception: a global sizeless symbol at exactly the address makes libdwfl skip
+// the locals, so those one-address intervals are left to it, as is every interval with
+// different ranges over it. SymbolIndex's test checks the answers against libdwfl's.
+void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless) {
+  std::sort(sized.begin(), sized.end(), [](const Range& x, const Range& y) {
+    return x.from != y.from ? x.from < y.from : x.to != y.to ? x.to < y.to : x.index < y.index;
+  });
+  // One entry per distinct range, holding libdwfl's pick among its symbols.
+  std::vector<Range> ranges;
+  for (size_t i = 0; i < sized.size();) {
+    size_t j = i;
+    const Range* pick = nullptr;
+    for (; j < sized.size() && sized[j].from == sized[i].from && sized[j].to == sized[i].to; ++j) {
+      const Range& s = sized[j];
+      if (!s.candidate) continue;
+      const bool better = pick == nullptr || (pick->local && !s.local) ||
+                          (pick->local == s.local && s.rank > pick->rank);
+      if (better) pick = &s;
+    }
+    ranges.push_back(pick != nullptr ? *pick : sized[i]);
+    ranges.back().candidate = pick != nullptr;
+    i = j;
+  }
+  struct Event {
+    uint64_t at;
+    uint32_t id;
+    int32_t delta;
+  };
+  std::vector<Event> events;
+  events.reserve(ranges.size() * 2);
+  for (uint32_t i = 0; i < ranges.size(); ++i) {
+    events.push_back({ranges[i].from, i, +1});
+    events.push_back({ranges[i].to, i, -1});
+  }
+  std::sort(events.begin(), events.end(), [](const Event& x, const Event& y) { return x.at < y.at; });
+  std::sort(sizeless.begin(), sizeless.end());
+  // Every event is at an interval start. With one range covering, the XOR of the covering
+  // ids is its id.
+  size_t e = 0;
+  int64_t covering = 0;
+  uint32_t ids = 0;
+  for (size_t k = 0; k < starts_.size(); ++k) {
+    for (; e < events.size() && events[e].at == starts_[k]; ++e) {
+      covering += events[e].delta;
+      ids ^= events[e].id;
+    }
+    if (covering == 1 && ranges[ids].candidate &&
+        !std::binary_search(sizeless.begin(), sizeless.end(), starts_[k])) {
+      answer_[k] = static_cast<int32_t>(answers_.size());
+      answers_.push_back(ranges[ids].answer);
+    }
+  }
 }
 
 SymbolIndex::Found SymbolIndex::find(uint64_t at) {
@@ -66,6 +166,7 @@ SymbolIndex::Found SymbolIndex::find(uint64_t at) {
     GElf_Off off = 0;
     GElf_Sym sym;
     const char* name = dwfl_module_addrinfo(mod_, at, &off, &sym, nullptr, nullptr, nullptr);
+    ++asked_;
     answer_[k] = static_cast<int32_t>(answers_.size());
     answers_.push_back({name, at - off});
   }

@@ -5,9 +5,10 @@
 // the report's time. Its answer depends only on which symbols start at or below the address,
 // which of those still cover it (value + size), and which section the address lies in; it is
 // therefore the same for every address between two consecutive such boundaries. This index
-// sorts the boundaries once per module and asks libdwfl once per interval, so the names are
-// exactly libdwfl's (binding preference, sizeless labels and all) and a lookup is a binary
-// search. Rewriting libdwfl's choice by hand would have to track its rules release by release.
+// sorts the boundaries once per module. An interval covered by one function's range (most of a
+// program's text, under one or several alias names) gets its answer from libdwfl's rules; any other interval asks libdwfl once,
+// so the names are libdwfl's wherever its rules (binding preference, sizeless labels) choose,
+// and a lookup is a binary search.
 #pragma once
 
 #include <elfutils/libdwfl.h>
@@ -28,16 +29,20 @@ class SymbolIndex {
   // The same as dwfl_module_addrinfo(mod, at, &offset, ...).
   Found find(uint64_t at);
   size_t intervals() const { return starts_.size(); }
+  size_t libdwfl_lookups() const { return asked_; }  // the intervals libdwfl was asked for
 
  private:
   struct Answer {
     const char* name;
     uint64_t value;
   };
+  struct Range;
+  void settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless);
   Dwfl_Module* mod_;
   std::vector<uint64_t> starts_;  // sorted, unique, starts_[0] == 0: interval k is [starts_[k], starts_[k+1])
   std::vector<int32_t> answer_;   // per interval: index into answers_, -1 not asked yet
   std::vector<Answer> answers_;
+  size_t asked_ = 0;
 };
 
 }  // namespace pmcprofile

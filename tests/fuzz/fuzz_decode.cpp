@@ -67,16 +67,22 @@ uint64_t digest(const Record& r) {
   return h;
 }
 
+// An error as a digest entry.
+uint64_t digest(const Error& e) { return ~e.offset ^ static_cast<uint8_t>(e.code); }
+
 std::vector<uint64_t> walk_for_each(LogReader& rd) {
   std::vector<uint64_t> out;
-  Error e;
-  for (int guard = 0; guard < 200000; ++guard) {
-    const Step st = rd.for_each([&](const Record& r) { out.push_back(digest(r)); }, e);
-    if (st == Step::end) break;
-    check(st == Step::error, "for_each stopped without a reason");
-    out.push_back(~e.offset ^ static_cast<uint8_t>(e.code));
-    if (!rd.skip()) rd.resync();
-  }
+  fuzz::past_damage(
+      rd,
+      [&](Error& e) {
+        const Step st = rd.for_each([&](const Record& r) { out.push_back(digest(r)); }, e);
+        check(st != Step::record, "for_each stopped without a reason");
+        return st;
+      },
+      [&](const Error& e) {
+        out.push_back(digest(e));
+        return true;
+      });
   return out;
 }
 
@@ -104,18 +110,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     LogReader x = LogReader::over(bytes, abi);
     x.discard(c.start);
     std::vector<uint64_t> dx;
-    Record r;
-    Error e;
-    for (int guard = 0; guard < 200000; ++guard) {
-      const Step st = x.next(r, e);
-      if (st == Step::end) break;
-      if (st == Step::record) {
-        dx.push_back(digest(r));
-        continue;
-      }
-      dx.push_back(~e.offset ^ static_cast<uint8_t>(e.code));
-      if (!x.skip()) x.resync();
-    }
+    fuzz::each_record(
+        x, [&](const Record& r) { dx.push_back(digest(r)); },
+        [&](const Error& e) {
+          dx.push_back(digest(e));
+          return true;
+        });
     check(dx == b, "for_each decodes differently from next()");
   }
   return 0;

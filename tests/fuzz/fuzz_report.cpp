@@ -54,23 +54,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto opened = open_log(path);
   check(opened.ok(), "the log opens for the session but not for a reader");
   uint64_t records = 0, samples = 0, errors = 0;
-  LogReader& rd = *opened->reader;
-  Record r;
-  Error e;
-  for (int guard = 0; guard < 200000; ++guard) {
-    const Step st = rd.next(r, e);
-    if (st == Step::end) break;
-    if (st == Step::record) {
-      ++records;
-      if (r.kind == Kind::callchain || r.kind == Kind::pcsample) ++samples;
-      continue;
-    }
-    ++errors;
-    if (!opt.keep_going) break;
-    if (rd.skip()) continue;
-    const SkippedRange sk = rd.resync();
-    if (sk.to <= sk.from) break;
-  }
+  fuzz::each_record(
+      *opened->reader,
+      [&](const Record& r) {
+        ++records;
+        if (r.kind == Kind::callchain || r.kind == Kind::pcsample) ++samples;
+      },
+      [&](const Error&) {
+        ++errors;
+        return opt.keep_going;
+      });
   check(rep.damaged == errors, "the session meets a different number of errors");
   check(rep.records == records, "the session replays a different number of records");
   check(rep.samples == samples, "the session's samples are not the log's sample records");

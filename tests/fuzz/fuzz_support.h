@@ -64,36 +64,68 @@ struct Event {
   bool operator==(const Event&) const = default;
 };
 
-// Every record and error from the reader's position on, going past damage the way the tools
-// do (skip() when the framing allows, else resync()); `each` sees every record. Checks that
-// no record reaches past `end` (the input's size) and that every error names its offset.
-// Stops once the reader is past `limit` (a decompressed bomb).
-template <class F>
-std::vector<Event> walk(pmclog::LogReader& rd, uint64_t end, F&& each, uint64_t limit = UINT64_MAX) {
-  std::vector<Event> events;
-  pmclog::Record r;
+// Steps a reader past damage the way the tools do: `step(e)` reads (next() or for_each()) and
+// returns its Step; on an error `on_error(e)` says whether to go on, and the reader then
+// skips the damaged record when the framing allows, else resyncs (which must make progress).
+// A guard bounds the steps.
+template <class Step, class OnError>
+void past_damage(pmclog::LogReader& rd, Step&& step, OnError&& on_error) {
   pmclog::Error e;
-  for (int guard = 0; guard < 200000 && rd.offset() <= limit; ++guard) {
-    const pmclog::Step st = rd.next(r, e);
+  for (int guard = 0; guard < 200000; ++guard) {
+    const pmclog::Step st = step(e);
     if (st == pmclog::Step::end) break;
-    if (st == pmclog::Step::record) {
-      check(r.offset + r.raw.size() <= end, "a record reaches past the input");
-      check(r.raw.size() >= 4 && r.raw.size() == r.header.length, "a record's bytes are not its length");
-      events.push_back({r.offset, false, static_cast<uint8_t>(r.kind),
-                        {r.raw.begin(), r.raw.end()}, {}});
-      each(r);
-      continue;
-    }
-    check(!e.message.empty(), "an error without a message");
-    events.push_back({e.offset, true, static_cast<uint8_t>(e.code), {}, e.message});
-    // A read error (damaged compression) names the offset of the data that failed.
-    if (e.code == pmclog::Errc::io) break;
-    check(e.offset == rd.offset(), "an error's offset is not the reader's position");
+    if (st == pmclog::Step::record) continue;
+    if (!on_error(e)) break;
     if (!rd.skip()) {
       const pmclog::SkippedRange sk = rd.resync();
       check(sk.to > sk.from, "resync made no progress");
     }
   }
+}
+
+// The same with next(): `each` sees every record.
+template <class OnRecord, class OnError>
+void each_record(pmclog::LogReader& rd, OnRecord&& each, OnError&& on_error) {
+  pmclog::Record r;
+  past_damage(
+      rd,
+      [&](pmclog::Error& e) {
+        const pmclog::Step st = rd.next(r, e);
+        if (st == pmclog::Step::record) each(r);
+        return st;
+      },
+      on_error);
+}
+
+// Every record and error from the reader's position on, as events; `each` sees every record.
+// Checks that no record reaches past `end` (the input's size) and that every error names its
+// offset. Stops once the reader is past `limit` (a decompressed bomb).
+template <class F>
+std::vector<Event> walk(pmclog::LogReader& rd, uint64_t end, F&& each, uint64_t limit = UINT64_MAX) {
+  std::vector<Event> events;
+  pmclog::Record r;
+  past_damage(
+      rd,
+      [&](pmclog::Error& e) {
+        if (rd.offset() > limit) return pmclog::Step::end;
+        const pmclog::Step st = rd.next(r, e);
+        if (st != pmclog::Step::record) return st;
+        check(r.offset + r.raw.size() <= end, "a record reaches past the input");
+        check(r.raw.size() >= 4 && r.raw.size() == r.header.length,
+              "a record's bytes are not its length");
+        events.push_back({r.offset, false, static_cast<uint8_t>(r.kind),
+                          {r.raw.begin(), r.raw.end()}, {}});
+        each(r);
+        return st;
+      },
+      [&](const pmclog::Error& e) {
+        check(!e.message.empty(), "an error without a message");
+        events.push_back({e.offset, true, static_cast<uint8_t>(e.code), {}, e.message});
+        // A read error (damaged compression) names the offset of the data that failed.
+        if (e.code == pmclog::Errc::io) return false;
+        check(e.offset == rd.offset(), "an error's offset is not the reader's position");
+        return true;
+      });
   return events;
 }
 inline std::vector<Event> walk(pmclog::LogReader& rd, uint64_t end) {

@@ -255,6 +255,11 @@ Result<JsonContainerLine> parse_container_json(std::string_view line, ByteOrder 
         }
       } else if (k == "version") {
         e = get_u64(v, k, 0xFFFF, n);
+        // A version no reader here knows would give a log that pmclog's own tools refuse.
+        if (!e && n > kContainerVersionMax)
+          return bad(label(k) + ": " + std::to_string(n) + " is above " +
+                     std::to_string(kContainerVersionMax) +
+                     ", the only container version this toolkit reads (format.md §18)");
         res.head.version = static_cast<uint16_t>(n);
       } else if (k == "arch") {
         e = get_str(v, k, arch_name);

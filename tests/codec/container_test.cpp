@@ -281,6 +281,18 @@ TEST(Container, JsonReaderIsStrict) {
   ASSERT_FALSE(len.ok());
   EXPECT_NE(len.error().message.find("length"), std::string::npos);
   EXPECT_FALSE(pmclog::is_container_json_line(R"({"type":"map-in","path":"pmcl-x"})"));
+  // A version the reader refuses is refused here too, so that pmclog-write never makes a
+  // container pmclog's own tools cannot open (found by the jsonl fuzz target).
+  auto version = pmclog::parse_container_json(
+      R"({"type":"pmcl-header","byte_order":"little","version":5,"arch":"amd64"})",
+      ByteOrder::little);
+  ASSERT_FALSE(version.ok());
+  EXPECT_NE(version.error().message.find("'version': 5 is above 0"), std::string::npos)
+      << version.error().message;
+  EXPECT_TRUE(pmclog::parse_container_json(
+                  R"({"type":"pmcl-header","byte_order":"little","version":0,"arch":"amd64"})",
+                  ByteOrder::little)
+                  .ok());
 }
 
 // A small M10 amd64 stream after the container: INITIALIZE then CLOSELOG.

@@ -44,8 +44,57 @@ class Stats {
         break;
     }
   }
-  // The selected records, which are what is counted.
-  void add(const pmclog::Record& r, const LogState& st);
+  // The selected records, which are what is counted. Inline, with the rare kinds and every
+  // cache's miss out of line: the calls per sample were a third of --stats.
+  void add(const pmclog::Record& r, const LogState& st) {
+    auto& k = kinds_[static_cast<size_t>(r.kind)];
+    ++k.records;
+    k.bytes += r.raw.size();
+    ++records_;
+    bytes_ += r.raw.size();
+    // Time span over header times; legacy as nanoseconds, modern as TSC ticks.
+    const uint64_t t = st.abi.legacy()
+                           ? uint64_t{r.header.ts_sec} * 1000000000u + r.header.ts_nsec
+                           : r.header.tsc;
+    if (!have_time_ || t < t_min_) t_min_ = t;
+    if (!have_time_ || t > t_max_) t_max_ = t;
+    have_time_ = true;
+    if (const uint8_t mask = pid_fields(r)) {
+      // Unrolled, with each field's index a constant: most records have one pid.
+      if (mask & 1) note_pid(pid_of(r, pmclog::Field::pid));
+      if (mask & 2) note_pid(pid_of(r, pmclog::Field::oldpid));
+      if (mask & 4) note_pid(pid_of(r, pmclog::Field::newpid));
+    }
+    switch (r.kind) {
+      case pmclog::Kind::callchain: {
+        const uint32_t depth = r.pcs.size();
+        if (depth >= depth_.size()) [[unlikely]]
+          grow_depths(depth);
+        ++depth_[depth];
+        // CALLCHAIN says its cpu (format.md §9.1).
+        const bool user = r.user_callchain();
+        count_sample(pid_of(r, pmclog::Field::pid), static_cast<uint32_t>(r[pmclog::Field::pmcid]),
+                     user);
+        count_cpu(r.cpu(), user);
+        break;
+      }
+      case pmclog::Kind::pcsample: {
+        const bool user = r[pmclog::Field::usermode] != 0;
+        const auto pmcid = static_cast<uint32_t>(r[pmclog::Field::pmcid]);
+        count_sample(pid_of(r, pmclog::Field::pid), pmcid, user);
+        count_pcsample_cpu(pmcid, user, st);
+        break;
+      }
+      case pmclog::Kind::procexec:
+      case pmclog::Kind::pmcallocate:
+      case pmclog::Kind::pmcallocatedyn:
+      case pmclog::Kind::dropnotify:
+        add_rare(r);
+        break;
+      default:
+        break;
+    }
+  }
   void error(const pmclog::Error& e);
   void skipped(const pmclog::SkippedRange& s);
   // Prints the summary of one file.
@@ -100,12 +149,43 @@ class Stats {
   struct Tables;  // the summary's rows, built for printing (stats.cpp)
   Tables tables() const;
   void name_pid(int32_t pid, std::string_view name, std::string_view path, bool weak);
-  Split& row_for(int32_t pid);
-  void count_sample(const pmclog::Record& r, int32_t pid, uint32_t pmcid, bool user,
-                    const LogState& st);
+  static int32_t pid_of(const pmclog::Record& r, pmclog::Field f) {
+    return static_cast<int32_t>(static_cast<uint32_t>(r[f]));
+  }
+  void add_rare(const pmclog::Record& r);  // PROCEXEC, PMCALLOCATE(DYN), DROPNOTIFY
+  Split& row_for(int32_t pid) {
+    CachedRow& c = row_cache_[static_cast<uint32_t>(pid) % kRowCache];
+    if (c.row && c.pid == pid) [[likely]]
+      return *c.row;
+    return row_miss(pid, c);
+  }
+  // A sample's process, pmc and user/kernel split (its cpu apart: count_cpu).
+  void count_sample(int32_t pid, uint32_t pmcid, bool user) {
+    samples_.add(user);
+    if (pid == -1) kernel_pid_.add(user);
+    else row_for(pid).add(user);
+    Pmc& pmc = pmc_for(pmcid);
+    pmc.samples.add(user);
+    pmc.listed = true;
+  }
+  void count_cpu(uint32_t cpu, bool user) {
+    if (cpu >= cpus_.size()) [[unlikely]]
+      grow_cpus(cpu);
+    cpus_[cpu].add(user);
+  }
+  void count_pcsample_cpu(uint32_t pmcid, bool user, const LogState& st);
+  void grow_cpus(uint32_t cpu);
+  void grow_depths(uint32_t depth);
   // Which of pid, oldpid, newpid the record's layout has (bits 0, 1, 2), looked up once
   // per layout: a search of the layout for each field of each record was a tenth of --stats.
+  struct PidFields;
   uint8_t pid_fields(const pmclog::Record& r);
+  // A pid a selected record names, for "processes:".
+  void note_pid(int32_t pid) {
+    int32_t& seen = seen_pids_[static_cast<uint32_t>(pid) % seen_pids_.size()];
+    if (pid != -1 && pid != seen) insert_pid(pid, seen);
+  }
+  void insert_pid(int32_t pid, int32_t& seen);
   // The counters below as rows, in kind order and in depth order.
   std::vector<std::pair<pmclog::Kind, KindCount>> kind_rows() const;
   std::vector<std::pair<uint32_t, uint64_t>> depth_rows() const;
@@ -124,6 +204,7 @@ class Stats {
     uint8_t mask = 0;
   };
   std::array<PidFields, pmclog::kKindCount + 1> pid_fields_{};
+  uint8_t pid_fields_miss(const pmclog::Record& r, PidFields& c);
   std::unordered_map<int32_t, Proc> procs_;
   std::map<RowKey, Row> rows_;      // node-based: Proc::row pointers stay valid
   // Recent samples' pids and rows, direct-mapped by the pid's low bits: a hash lookup in
@@ -134,10 +215,27 @@ class Stats {
     Split* row = nullptr;
   };
   std::array<CachedRow, kRowCache> row_cache_{};
+  [[gnu::noinline]] Split& row_miss(int32_t pid, CachedRow& c);  // the cache's miss: cold
   std::map<std::string, uint64_t> execs_;  // PROCEXEC path -> count
-  std::map<uint32_t, Pmc> pmcs_;
-  uint32_t last_pmcid_ = 0;
-  Pmc* last_pmc_ = nullptr;
+  std::map<uint32_t, Pmc> pmcs_;  // node-based: PmcSlot pointers stay valid
+  // Recent samples' pmcs, direct-mapped by id: a log samples a pmc per CPU, interleaved, so
+  // the one last-used pmc missed at most samples and the map lookup was a sixth of --stats.
+  struct PmcSlot {
+    uint32_t id = 0;
+    Pmc* pmc = nullptr;
+  };
+  static constexpr size_t kPmcCache = 16;
+  // Fibonacci hashing: the ids of one event differ only in their cpu bits, which a fold of
+  // shifted copies sent to a few slots.
+  static size_t pmc_slot(uint32_t id) { return (id * 0x9E3779B1u) >> 28; }
+  std::array<PmcSlot, kPmcCache> pmc_cache_{};
+  Pmc& pmc_for(uint32_t id) {
+    PmcSlot& c = pmc_cache_[pmc_slot(id)];
+    if (c.pmc && c.id == id) [[likely]]
+      return *c.pmc;
+    return pmc_miss(id, c);
+  }
+  [[gnu::noinline]] Pmc& pmc_miss(uint32_t id, PmcSlot& c);
   std::vector<Split> cpus_;
   Split no_cpu_;      // samples whose cpu the record does not say (PCSAMPLE of a process pmc)
   Split kernel_pid_;  // samples with pid -1: the kernel, not a process
@@ -147,5 +245,12 @@ class Stats {
   std::vector<pmclog::Error> errors_;
   std::vector<pmclog::SkippedRange> skipped_;
 };
+
+inline uint8_t Stats::pid_fields(const pmclog::Record& r) {
+  PidFields& c = pid_fields_[static_cast<size_t>(r.kind)];
+  if (c.layout == r.layout && c.layout) [[likely]]
+    return c.mask;
+  return pid_fields_miss(r, c);
+}
 
 }  // namespace dump

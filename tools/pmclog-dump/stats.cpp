@@ -220,6 +220,21 @@ void Stats::add_rare(const pmclog::Record& r) {
   }
 }
 
+Stats::KindCount Stats::totals() const {
+  KindCount t;
+  for (const KindCount& k : kinds_) {
+    t.records += k.records;
+    t.bytes += k.bytes;
+  }
+  return t;
+}
+
+Stats::Split Stats::samples() const {
+  Split s = no_cpu_;
+  for (const Split& c : cpus_) s.add(c);
+  return s;
+}
+
 std::vector<std::pair<Kind, Stats::KindCount>> Stats::kind_rows() const {
   std::vector<std::pair<Kind, KindCount>> v;
   for (size_t k = 0; k < kinds_.size(); ++k)
@@ -328,10 +343,12 @@ void Stats::print_text(const LogState& st, Output& out) {
       fmt::format_to(it, "  @{:<8} {:<10} {:>6} bytes\n", i.offset,
                      pmclog::info_type_name(i.type).value_or("unknown"), i.payload.size());
   }
-  fmt::format_to(it, "records: {} ({} bytes)\n", records_, bytes_);
+  const KindCount all = totals();
+  const Split sampled = samples();
+  fmt::format_to(it, "records: {} ({} bytes)\n", all.records, all.bytes);
   for (const auto& [k, c] : kind_rows())
     fmt::format_to(it, "  {:<15} {:>10} records {:>12} bytes\n", pmclog::kind_name(k), c.records, c.bytes);
-  if (have_time_) {
+  if (all.records) {
     if (st.abi.legacy()) {
       fmt::format_to(it, "time: {}.{:09} .. {}.{:09} ({:.9f} s)\n", t_min_ / 1000000000u,
                      t_min_ % 1000000000u, t_max_ / 1000000000u, t_max_ % 1000000000u,
@@ -343,10 +360,10 @@ void Stats::print_text(const LogState& st, Output& out) {
     }
   }
   fmt::format_to(it, "processes: {}\n", pids_.size());
-  fmt::format_to(it, "samples: {} ({} user, {} kernel)\n", samples_.total(), samples_.user,
-                 samples_.kernel);
+  fmt::format_to(it, "samples: {} ({} user, {} kernel)\n", sampled.total(), sampled.user,
+                 sampled.kernel);
   const Tables t = tables();
-  const uint64_t total = samples_.total();
+  const uint64_t total = sampled.total();
   if (total) {
     text_table(b, "samples by process", "       pid  command", t.procs, top_, total, [&](const auto& w) {
       if (!w.first) {
@@ -440,7 +457,9 @@ void Stats::print_json(const LogState& st, Output& out) {
     }
     b += "]}";
   }
-  fmt::format_to(it, ",\"records\":{},\"bytes\":{},\"types\":{{", records_, bytes_);
+  const KindCount all = totals();
+  const Split sampled = samples();
+  fmt::format_to(it, ",\"records\":{},\"bytes\":{},\"types\":{{", all.records, all.bytes);
   bool first = true;
   for (const auto& [k, c] : kind_rows()) {
     fmt::format_to(it, "{}\"{}\":{{\"records\":{},\"bytes\":{}}}", first ? "" : ",",
@@ -448,7 +467,7 @@ void Stats::print_json(const LogState& st, Output& out) {
     first = false;
   }
   b += "}";
-  if (have_time_) {
+  if (all.records) {
     if (st.abi.legacy()) {
       fmt::format_to(it, ",\"time\":{{\"first_ns\":{},\"last_ns\":{}}}", t_min_, t_max_);
     } else {
@@ -458,8 +477,8 @@ void Stats::print_json(const LogState& st, Output& out) {
   }
   const Tables t = tables();
   fmt::format_to(it, ",\"processes\":{},\"top\":{}", pids_.size(), top_);
-  fmt::format_to(it, ",\"samples\":{{\"total\":{},\"user\":{},\"kernel\":{}}}", samples_.total(),
-                 samples_.user, samples_.kernel);
+  fmt::format_to(it, ",\"samples\":{{\"total\":{},\"user\":{},\"kernel\":{}}}", sampled.total(),
+                 sampled.user, sampled.kernel);
   // The kernel's pid -1 is not a process: its samples are apart from by_process.
   b += ",\"kernel_pid\":";
   json_split(b, kernel_pid_);

@@ -50,15 +50,12 @@ class Stats {
     auto& k = kinds_[static_cast<size_t>(r.kind)];
     ++k.records;
     k.bytes += r.raw.size();
-    ++records_;
-    bytes_ += r.raw.size();
     // Time span over header times; legacy as nanoseconds, modern as TSC ticks.
     const uint64_t t = st.abi.legacy()
                            ? uint64_t{r.header.ts_sec} * 1000000000u + r.header.ts_nsec
                            : r.header.tsc;
-    if (!have_time_ || t < t_min_) t_min_ = t;
-    if (!have_time_ || t > t_max_) t_max_ = t;
-    have_time_ = true;
+    t_min_ = t < t_min_ ? t : t_min_;
+    t_max_ = t > t_max_ ? t : t_max_;
     if (const uint8_t mask = pid_fields(r)) {
       // Unrolled, with each field's index a constant: most records have one pid.
       if (mask & 1) note_pid(pid_of(r, pmclog::Field::pid));
@@ -105,7 +102,12 @@ class Stats {
   struct Split {
     uint64_t user = 0, kernel = 0;
     uint64_t total() const { return user + kernel; }
-    void add(bool is_user) { ++(is_user ? user : kernel); }
+    // Branch-free: the user bit of consecutive samples is close to random, and the branch on
+    // it, taken four times per sample, mispredicted often enough to show in profiles.
+    void add(bool is_user) {
+      user += is_user;
+      kernel += !is_user;
+    }
     void add(const Split& o) {
       user += o.user;
       kernel += o.kernel;
@@ -161,7 +163,6 @@ class Stats {
   }
   // A sample's process, pmc and user/kernel split (its cpu apart: count_cpu).
   void count_sample(int32_t pid, uint32_t pmcid, bool user) {
-    samples_.add(user);
     if (pid == -1) kernel_pid_.add(user);
     else row_for(pid).add(user);
     Pmc& pmc = pmc_for(pmcid);
@@ -193,9 +194,12 @@ class Stats {
   uint64_t top_;
   // Indexed by kind and by depth rather than kept in maps: they are counted at every record.
   std::array<KindCount, pmclog::kKindCount + 1> kinds_{};
-  uint64_t records_ = 0, bytes_ = 0;
-  bool have_time_ = false;
-  uint64_t t_min_ = 0, t_max_ = 0;  // legacy: sec*1e9+nsec; modern: TSC
+  // Header times: legacy sec*1e9+nsec, modern TSC; meaningful once a record was counted.
+  // Totals (records, bytes, samples) are summed at printing from the tables that count
+  // every record and sample anyway: fewer counters per record.
+  uint64_t t_min_ = UINT64_MAX, t_max_ = 0;
+  KindCount totals() const;  // over kinds_
+  Split samples() const;     // over cpus_ and no_cpu_: every sample is in exactly one
   std::unordered_set<int32_t> pids_;  // pids of selected records, the kernel's -1 left out
   // Pids already in pids_, direct-mapped by their low bits (-1, never inserted: empty).
   std::array<int32_t, 256> seen_pids_ = filled(-1);
@@ -239,7 +243,6 @@ class Stats {
   std::vector<Split> cpus_;
   Split no_cpu_;      // samples whose cpu the record does not say (PCSAMPLE of a process pmc)
   Split kernel_pid_;  // samples with pid -1: the kernel, not a process
-  Split samples_;
   std::vector<uint64_t> depth_;  // callchains by frame count
   uint64_t drops_ = 0;
   std::vector<pmclog::Error> errors_;

@@ -155,10 +155,18 @@ class Driver {
       }
       return true;
     };
+    // A summary of every record (no selection, no --head): the same steps without the
+    // checks that cannot stop or skip anything, small enough for for_each to inline.
+    auto every = [&](const pmclog::Record& r) {
+      st.observe(r);
+      stats.observe(r, st);
+      stats.add(r, st);
+    };
+    const bool whole = kStats && !filtered && !o_.select.head;
     for (;;) {
       if (o_.select.head && shown >= *o_.select.head) break;
       if (o_.select.to_offset && reader.offset() >= *o_.select.to_offset) break;
-      const pmclog::Step step = reader.for_each(each, e);
+      const pmclog::Step step = whole ? reader.for_each(every, e) : reader.for_each(each, e);
       if (stopped) break;
       if (step == pmclog::Step::end) {
         empty = reader.offset() == (st.container ? st.container->size : 0);

@@ -6,7 +6,9 @@
 // (pmclog::parts), reads the IBS RIP and every frame of the CALLCHAIN part; "plain, checked"
 // is the plain log read by the multipart-aware loop (is_multipart is false for every record).
 //
-//   pmclog-bench-multipart [--runs N] [--mib N] [--width 4|8] [--byte-order little|big]
+//   pmclog-bench-multipart [--runs N] [--mib N] [--width 4|8] [--byte-order little|big] [--json]
+//
+// --json adds the medians as one JSON object on the last line (bench/run reads it).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -121,14 +123,23 @@ int main(int argc, char** argv) {
   int runs = 15;
   size_t mib = 64;
   Abi abi = Abi::make(Generation::M10, 8, ByteOrder::little);
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string a = argv[i], v = argv[i + 1];
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--json") {
+      json = true;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "pmclog-bench-multipart: %s needs a value\n", argv[i]);
+      return 2;
+    }
+    const std::string a = argv[i], v = argv[++i];
     if (a == "--runs") runs = std::max(1, std::atoi(v.c_str()));
     else if (a == "--mib") mib = static_cast<size_t>(std::max(1, std::atoi(v.c_str())));
     else if (a == "--width") abi = Abi::make(abi.generation, v == "4" ? 4 : 8, abi.byte_order);
     else if (a == "--byte-order") abi.byte_order = v == "big" ? ByteOrder::big : ByteOrder::little;
     else {
-      std::fprintf(stderr, "usage: %s [--runs N] [--mib N] [--width 4|8] [--byte-order little|big]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--runs N] [--mib N] [--width 4|8] [--byte-order little|big] [--json]\n", argv[0]);
       return 2;
     }
   }
@@ -185,5 +196,14 @@ int main(int argc, char** argv) {
   std::printf("depth 8 vs depth 32, %zu records each, %d runs, medians\n", rec2, runs);
   split("plain", tp8, tp32);
   split("multipart (RIP + CALLCHAIN part)", tm8, tm32);
+  if (json) {  // for bench/run: one object, the last line; medians in ns per frame
+    auto ns = [&](const std::vector<double>& t, const Log& l) { return median(t) * 1e9 / l.frames; };
+    std::printf("{\"abi\":\"%s\",\"frames\":%llu,\"runs\":%d,\"plain_bytes\":%zu,"
+                "\"multipart_bytes\":%zu,\"ns_per_frame\":{\"plain\":%.4f,\"plain_checked\":%.4f,"
+                "\"multipart\":%.4f,\"multipart_slots\":%.4f}}\n",
+                describe(abi).c_str(), static_cast<unsigned long long>(pl.frames), runs,
+                pl.bytes.size(), mp.bytes.size(), ns(t_plain, pl), ns(t_checked, pl), ns(t_mp, mp),
+                ns(t_slots, mp));
+  }
   return sink == 42 ? 1 : 0;
 }

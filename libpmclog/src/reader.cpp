@@ -65,7 +65,7 @@ struct LogReader::Impl : detail::Window {
     off += n;
     if (release && beg - released >= kReleaseStep) release_behind();
   }
-  static constexpr size_t kReleaseStep = 8u << 20;
+  static constexpr size_t kReleaseStep = detail::kReleaseStep;
   void release_behind() {
     // Keep the last MiB: the caller may still look at the record just returned.
     const size_t upto = beg > (1u << 20) ? beg - (1u << 20) : 0;
@@ -172,7 +172,7 @@ Step next_as(LogReader::Impl& s, Record& r, Error& err) {
 template <ByteOrder O, int W, bool Legacy>
 Step next_span(LogReader::Impl& s, Record& r, Error& err) {
   if (detail::fast_step<O, W, Legacy>(s, r)) [[likely]] {
-    if (s.release) [[unlikely]]
+    if (detail::release_due(s)) [[unlikely]]
       detail::release_step(s);
     return Step::record;
   }

@@ -48,10 +48,6 @@ using namespace stats_rows;
 
 namespace {
 
-int32_t pid_of(const pmclog::Record& r, Field f) {
-  return static_cast<int32_t>(static_cast<uint32_t>(r[f]));
-}
-
 // What pmcstat and perf show for a command: the last path component.
 std::string basename_of(std::string_view path) {
   const size_t slash = path.rfind('/');
@@ -167,9 +163,7 @@ void Stats::observe_naming(const pmclog::Record& r, const LogState& st) {
   }
 }
 
-Stats::Split& Stats::row_for(int32_t pid) {
-  CachedRow& c = row_cache_[static_cast<uint32_t>(pid) % kRowCache];
-  if (c.row && c.pid == pid) return *c.row;
+Stats::Split& Stats::row_miss(int32_t pid, CachedRow& c) {
   Proc& p = procs_[pid];
   if (!p.row) {
     Row& row = rows_[{pid, p.name}];
@@ -180,43 +174,65 @@ Stats::Split& Stats::row_for(int32_t pid) {
   return *p.row;
 }
 
-void Stats::count_sample(const pmclog::Record& r, int32_t pid, uint32_t pmcid, bool user,
-                         const LogState& st) {
-  samples_.add(user);
-  if (pid == -1) kernel_pid_.add(user);
-  else row_for(pid).add(user);
-  if (!last_pmc_ || last_pmcid_ != pmcid) {
-    last_pmc_ = &pmcs_[pmcid];
-    last_pmcid_ = pmcid;
-  }
-  last_pmc_->samples.add(user);
-  last_pmc_->listed = true;
-  // CALLCHAIN says its cpu (format.md §9.1); a PCSAMPLE only through a system-mode pmc id.
-  uint32_t cpu;
-  if (r.kind == Kind::callchain) {
-    cpu = r.cpu();
-  } else {
-    const auto parts = pmclog::split_pmcid(pmcid, st.abi.generation);
-    if (parts.any_cpu) {
-      no_cpu_.add(user);
-      return;
-    }
-    cpu = parts.cpu;
-  }
-  if (cpu >= cpus_.size()) cpus_.resize(size_t{cpu} + 1);
-  cpus_[cpu].add(user);
+Stats::Pmc& Stats::pmc_miss(uint32_t id, PmcSlot& c) {
+  c = {id, &pmcs_[id]};
+  return *c.pmc;
 }
 
-uint8_t Stats::pid_fields(const pmclog::Record& r) {
-  PidFields& c = pid_fields_[static_cast<size_t>(r.kind)];
-  if (c.layout != r.layout || !c.layout) {
-    c.layout = r.layout;
-    c.mask = 0;
-    const Field fs[3] = {Field::pid, Field::oldpid, Field::newpid};
-    for (int i = 0; i < 3; ++i)
-      if (r.has(fs[i])) c.mask |= static_cast<uint8_t>(1u << i);
-  }
+// A PCSAMPLE's cpu: only through a system-mode pmc id.
+void Stats::count_pcsample_cpu(uint32_t pmcid, bool user, const LogState& st) {
+  const auto parts = pmclog::split_pmcid(pmcid, st.abi.generation);
+  if (parts.any_cpu) no_cpu_.add(user);
+  else count_cpu(parts.cpu, user);
+}
+
+void Stats::grow_cpus(uint32_t cpu) { cpus_.resize(size_t{cpu} + 1); }
+void Stats::grow_depths(uint32_t depth) { depth_.resize(size_t{depth} + 1); }
+
+uint8_t Stats::pid_fields_miss(const pmclog::Record& r, PidFields& c) {
+  c.layout = r.layout;
+  c.mask = 0;
+  const Field fs[3] = {Field::pid, Field::oldpid, Field::newpid};
+  for (int i = 0; i < 3; ++i)
+    if (r.has(fs[i])) c.mask |= static_cast<uint8_t>(1u << i);
   return c.mask;
+}
+
+void Stats::insert_pid(int32_t pid, int32_t& seen) {
+  pids_.insert(pid);
+  seen = pid;
+}
+
+void Stats::add_rare(const pmclog::Record& r) {
+  switch (r.kind) {
+    case Kind::procexec:
+      ++execs_[std::string(r.text)];
+      break;
+    case Kind::pmcallocate:
+    case Kind::pmcallocatedyn:
+      pmcs_[static_cast<uint32_t>(r[Field::pmcid])].listed = true;
+      break;
+    case Kind::dropnotify:
+      ++drops_;
+      break;
+    default:
+      break;
+  }
+}
+
+Stats::KindCount Stats::totals() const {
+  KindCount t;
+  for (const KindCount& k : kinds_) {
+    t.records += k.records;
+    t.bytes += k.bytes;
+  }
+  return t;
+}
+
+Stats::Split Stats::samples() const {
+  Split s = no_cpu_;
+  for (const Split& c : cpus_) s.add(c);
+  return s;
 }
 
 std::vector<std::pair<Kind, Stats::KindCount>> Stats::kind_rows() const {
@@ -231,55 +247,6 @@ std::vector<std::pair<uint32_t, uint64_t>> Stats::depth_rows() const {
   for (size_t d = 0; d < depth_.size(); ++d)
     if (depth_[d]) v.emplace_back(static_cast<uint32_t>(d), depth_[d]);
   return v;
-}
-
-void Stats::add(const pmclog::Record& r, const LogState& st) {
-  auto& k = kinds_[static_cast<size_t>(r.kind)];
-  ++k.records;
-  k.bytes += r.raw.size();
-  ++records_;
-  bytes_ += r.raw.size();
-  // Time span over header times; legacy as nanoseconds, modern as TSC ticks.
-  const uint64_t t = st.abi.legacy()
-                         ? uint64_t{r.header.ts_sec} * 1000000000u + r.header.ts_nsec
-                         : r.header.tsc;
-  if (!have_time_ || t < t_min_) t_min_ = t;
-  if (!have_time_ || t > t_max_) t_max_ = t;
-  have_time_ = true;
-  if (const uint8_t mask = pid_fields(r)) {
-    const Field fs[3] = {Field::pid, Field::oldpid, Field::newpid};
-    for (int i = 0; i < 3; ++i) {
-      const int32_t pid = pid_of(r, fs[i]);
-      int32_t& seen = seen_pids_[static_cast<uint32_t>(pid) % seen_pids_.size()];
-      if (!(mask >> i & 1) || pid == -1 || pid == seen) continue;
-      pids_.insert(pid);
-      seen = pid;
-    }
-  }
-  switch (r.kind) {
-    case Kind::procexec:
-      ++execs_[std::string(r.text)];
-      break;
-    case Kind::pmcallocate:
-    case Kind::pmcallocatedyn:
-      pmcs_[static_cast<uint32_t>(r[Field::pmcid])].listed = true;
-      break;
-    case Kind::callchain:
-      if (r.pcs.size() >= depth_.size()) depth_.resize(size_t{r.pcs.size()} + 1);
-      ++depth_[r.pcs.size()];
-      count_sample(r, pid_of(r, Field::pid), static_cast<uint32_t>(r[Field::pmcid]),
-                   r.user_callchain(), st);
-      break;
-    case Kind::pcsample:
-      count_sample(r, pid_of(r, Field::pid), static_cast<uint32_t>(r[Field::pmcid]),
-                   r[Field::usermode] != 0, st);
-      break;
-    case Kind::dropnotify:
-      ++drops_;
-      break;
-    default:
-      break;
-  }
 }
 
 void Stats::error(const pmclog::Error& e) { errors_.push_back(e); }
@@ -376,10 +343,12 @@ void Stats::print_text(const LogState& st, Output& out) {
       fmt::format_to(it, "  @{:<8} {:<10} {:>6} bytes\n", i.offset,
                      pmclog::info_type_name(i.type).value_or("unknown"), i.payload.size());
   }
-  fmt::format_to(it, "records: {} ({} bytes)\n", records_, bytes_);
+  const KindCount all = totals();
+  const Split sampled = samples();
+  fmt::format_to(it, "records: {} ({} bytes)\n", all.records, all.bytes);
   for (const auto& [k, c] : kind_rows())
     fmt::format_to(it, "  {:<15} {:>10} records {:>12} bytes\n", pmclog::kind_name(k), c.records, c.bytes);
-  if (have_time_) {
+  if (all.records) {
     if (st.abi.legacy()) {
       fmt::format_to(it, "time: {}.{:09} .. {}.{:09} ({:.9f} s)\n", t_min_ / 1000000000u,
                      t_min_ % 1000000000u, t_max_ / 1000000000u, t_max_ % 1000000000u,
@@ -391,10 +360,10 @@ void Stats::print_text(const LogState& st, Output& out) {
     }
   }
   fmt::format_to(it, "processes: {}\n", pids_.size());
-  fmt::format_to(it, "samples: {} ({} user, {} kernel)\n", samples_.total(), samples_.user,
-                 samples_.kernel);
+  fmt::format_to(it, "samples: {} ({} user, {} kernel)\n", sampled.total(), sampled.user,
+                 sampled.kernel);
   const Tables t = tables();
-  const uint64_t total = samples_.total();
+  const uint64_t total = sampled.total();
   if (total) {
     text_table(b, "samples by process", "       pid  command", t.procs, top_, total, [&](const auto& w) {
       if (!w.first) {
@@ -488,7 +457,9 @@ void Stats::print_json(const LogState& st, Output& out) {
     }
     b += "]}";
   }
-  fmt::format_to(it, ",\"records\":{},\"bytes\":{},\"types\":{{", records_, bytes_);
+  const KindCount all = totals();
+  const Split sampled = samples();
+  fmt::format_to(it, ",\"records\":{},\"bytes\":{},\"types\":{{", all.records, all.bytes);
   bool first = true;
   for (const auto& [k, c] : kind_rows()) {
     fmt::format_to(it, "{}\"{}\":{{\"records\":{},\"bytes\":{}}}", first ? "" : ",",
@@ -496,7 +467,7 @@ void Stats::print_json(const LogState& st, Output& out) {
     first = false;
   }
   b += "}";
-  if (have_time_) {
+  if (all.records) {
     if (st.abi.legacy()) {
       fmt::format_to(it, ",\"time\":{{\"first_ns\":{},\"last_ns\":{}}}", t_min_, t_max_);
     } else {
@@ -506,8 +477,8 @@ void Stats::print_json(const LogState& st, Output& out) {
   }
   const Tables t = tables();
   fmt::format_to(it, ",\"processes\":{},\"top\":{}", pids_.size(), top_);
-  fmt::format_to(it, ",\"samples\":{{\"total\":{},\"user\":{},\"kernel\":{}}}", samples_.total(),
-                 samples_.user, samples_.kernel);
+  fmt::format_to(it, ",\"samples\":{{\"total\":{},\"user\":{},\"kernel\":{}}}", sampled.total(),
+                 sampled.user, sampled.kernel);
   // The kernel's pid -1 is not a process: its samples are apart from by_process.
   b += ",\"kernel_pid\":";
   json_split(b, kernel_pid_);

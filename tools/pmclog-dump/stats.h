@@ -44,8 +44,54 @@ class Stats {
         break;
     }
   }
-  // The selected records, which are what is counted.
-  void add(const pmclog::Record& r, const LogState& st);
+  // The selected records, which are what is counted. Inline, with the rare kinds and every
+  // cache's miss out of line: the calls per sample were a third of --stats.
+  void add(const pmclog::Record& r, const LogState& st) {
+    auto& k = kinds_[static_cast<size_t>(r.kind)];
+    ++k.records;
+    k.bytes += r.raw.size();
+    // Time span over header times; legacy as nanoseconds, modern as TSC ticks.
+    const uint64_t t = st.abi.legacy()
+                           ? uint64_t{r.header.ts_sec} * 1000000000u + r.header.ts_nsec
+                           : r.header.tsc;
+    t_min_ = t < t_min_ ? t : t_min_;
+    t_max_ = t > t_max_ ? t : t_max_;
+    if (const uint8_t mask = pid_fields(r)) {
+      // Unrolled, with each field's index a constant: most records have one pid.
+      if (mask & 1) note_pid(pid_of(r, pmclog::Field::pid));
+      if (mask & 2) note_pid(pid_of(r, pmclog::Field::oldpid));
+      if (mask & 4) note_pid(pid_of(r, pmclog::Field::newpid));
+    }
+    switch (r.kind) {
+      case pmclog::Kind::callchain: {
+        const uint32_t depth = r.pcs.size();
+        if (depth >= depth_.size()) [[unlikely]]
+          grow_depths(depth);
+        ++depth_[depth];
+        // CALLCHAIN says its cpu (format.md §9.1).
+        const bool user = r.user_callchain();
+        count_sample(pid_of(r, pmclog::Field::pid), static_cast<uint32_t>(r[pmclog::Field::pmcid]),
+                     user);
+        count_cpu(r.cpu(), user);
+        break;
+      }
+      case pmclog::Kind::pcsample: {
+        const bool user = r[pmclog::Field::usermode] != 0;
+        const auto pmcid = static_cast<uint32_t>(r[pmclog::Field::pmcid]);
+        count_sample(pid_of(r, pmclog::Field::pid), pmcid, user);
+        count_pcsample_cpu(pmcid, user, st);
+        break;
+      }
+      case pmclog::Kind::procexec:
+      case pmclog::Kind::pmcallocate:
+      case pmclog::Kind::pmcallocatedyn:
+      case pmclog::Kind::dropnotify:
+        add_rare(r);
+        break;
+      default:
+        break;
+    }
+  }
   void error(const pmclog::Error& e);
   void skipped(const pmclog::SkippedRange& s);
   // Prints the summary of one file.
@@ -56,7 +102,12 @@ class Stats {
   struct Split {
     uint64_t user = 0, kernel = 0;
     uint64_t total() const { return user + kernel; }
-    void add(bool is_user) { ++(is_user ? user : kernel); }
+    // Branch-free: the user bit of consecutive samples is close to random, and the branch on
+    // it, taken four times per sample, mispredicted often enough to show in profiles.
+    void add(bool is_user) {
+      user += is_user;
+      kernel += !is_user;
+    }
     void add(const Split& o) {
       user += o.user;
       kernel += o.kernel;
@@ -100,12 +151,42 @@ class Stats {
   struct Tables;  // the summary's rows, built for printing (stats.cpp)
   Tables tables() const;
   void name_pid(int32_t pid, std::string_view name, std::string_view path, bool weak);
-  Split& row_for(int32_t pid);
-  void count_sample(const pmclog::Record& r, int32_t pid, uint32_t pmcid, bool user,
-                    const LogState& st);
+  static int32_t pid_of(const pmclog::Record& r, pmclog::Field f) {
+    return static_cast<int32_t>(static_cast<uint32_t>(r[f]));
+  }
+  void add_rare(const pmclog::Record& r);  // PROCEXEC, PMCALLOCATE(DYN), DROPNOTIFY
+  Split& row_for(int32_t pid) {
+    CachedRow& c = row_cache_[static_cast<uint32_t>(pid) % kRowCache];
+    if (c.row && c.pid == pid) [[likely]]
+      return *c.row;
+    return row_miss(pid, c);
+  }
+  // A sample's process, pmc and user/kernel split (its cpu apart: count_cpu).
+  void count_sample(int32_t pid, uint32_t pmcid, bool user) {
+    if (pid == -1) kernel_pid_.add(user);
+    else row_for(pid).add(user);
+    Pmc& pmc = pmc_for(pmcid);
+    pmc.samples.add(user);
+    pmc.listed = true;
+  }
+  void count_cpu(uint32_t cpu, bool user) {
+    if (cpu >= cpus_.size()) [[unlikely]]
+      grow_cpus(cpu);
+    cpus_[cpu].add(user);
+  }
+  void count_pcsample_cpu(uint32_t pmcid, bool user, const LogState& st);
+  void grow_cpus(uint32_t cpu);
+  void grow_depths(uint32_t depth);
   // Which of pid, oldpid, newpid the record's layout has (bits 0, 1, 2), looked up once
   // per layout: a search of the layout for each field of each record was a tenth of --stats.
+  struct PidFields;
   uint8_t pid_fields(const pmclog::Record& r);
+  // A pid a selected record names, for "processes:".
+  void note_pid(int32_t pid) {
+    int32_t& seen = seen_pids_[static_cast<uint32_t>(pid) % seen_pids_.size()];
+    if (pid != -1 && pid != seen) insert_pid(pid, seen);
+  }
+  void insert_pid(int32_t pid, int32_t& seen);
   // The counters below as rows, in kind order and in depth order.
   std::vector<std::pair<pmclog::Kind, KindCount>> kind_rows() const;
   std::vector<std::pair<uint32_t, uint64_t>> depth_rows() const;
@@ -113,9 +194,12 @@ class Stats {
   uint64_t top_;
   // Indexed by kind and by depth rather than kept in maps: they are counted at every record.
   std::array<KindCount, pmclog::kKindCount + 1> kinds_{};
-  uint64_t records_ = 0, bytes_ = 0;
-  bool have_time_ = false;
-  uint64_t t_min_ = 0, t_max_ = 0;  // legacy: sec*1e9+nsec; modern: TSC
+  // Header times: legacy sec*1e9+nsec, modern TSC; meaningful once a record was counted.
+  // Totals (records, bytes, samples) are summed at printing from the tables that count
+  // every record and sample anyway: fewer counters per record.
+  uint64_t t_min_ = UINT64_MAX, t_max_ = 0;
+  KindCount totals() const;  // over kinds_
+  Split samples() const;     // over cpus_ and no_cpu_: every sample is in exactly one
   std::unordered_set<int32_t> pids_;  // pids of selected records, the kernel's -1 left out
   // Pids already in pids_, direct-mapped by their low bits (-1, never inserted: empty).
   std::array<int32_t, 256> seen_pids_ = filled(-1);
@@ -124,6 +208,7 @@ class Stats {
     uint8_t mask = 0;
   };
   std::array<PidFields, pmclog::kKindCount + 1> pid_fields_{};
+  uint8_t pid_fields_miss(const pmclog::Record& r, PidFields& c);
   std::unordered_map<int32_t, Proc> procs_;
   std::map<RowKey, Row> rows_;      // node-based: Proc::row pointers stay valid
   // Recent samples' pids and rows, direct-mapped by the pid's low bits: a hash lookup in
@@ -134,18 +219,41 @@ class Stats {
     Split* row = nullptr;
   };
   std::array<CachedRow, kRowCache> row_cache_{};
+  [[gnu::noinline]] Split& row_miss(int32_t pid, CachedRow& c);  // the cache's miss: cold
   std::map<std::string, uint64_t> execs_;  // PROCEXEC path -> count
-  std::map<uint32_t, Pmc> pmcs_;
-  uint32_t last_pmcid_ = 0;
-  Pmc* last_pmc_ = nullptr;
+  std::map<uint32_t, Pmc> pmcs_;  // node-based: PmcSlot pointers stay valid
+  // Recent samples' pmcs, direct-mapped by id: a log samples a pmc per CPU, interleaved, so
+  // the one last-used pmc missed at most samples and the map lookup was a sixth of --stats.
+  struct PmcSlot {
+    uint32_t id = 0;
+    Pmc* pmc = nullptr;
+  };
+  static constexpr size_t kPmcCache = 16;
+  // Fibonacci hashing: the ids of one event differ only in their cpu bits, which a fold of
+  // shifted copies sent to a few slots.
+  static size_t pmc_slot(uint32_t id) { return (id * 0x9E3779B1u) >> 28; }
+  std::array<PmcSlot, kPmcCache> pmc_cache_{};
+  Pmc& pmc_for(uint32_t id) {
+    PmcSlot& c = pmc_cache_[pmc_slot(id)];
+    if (c.pmc && c.id == id) [[likely]]
+      return *c.pmc;
+    return pmc_miss(id, c);
+  }
+  [[gnu::noinline]] Pmc& pmc_miss(uint32_t id, PmcSlot& c);
   std::vector<Split> cpus_;
   Split no_cpu_;      // samples whose cpu the record does not say (PCSAMPLE of a process pmc)
   Split kernel_pid_;  // samples with pid -1: the kernel, not a process
-  Split samples_;
   std::vector<uint64_t> depth_;  // callchains by frame count
   uint64_t drops_ = 0;
   std::vector<pmclog::Error> errors_;
   std::vector<pmclog::SkippedRange> skipped_;
 };
+
+inline uint8_t Stats::pid_fields(const pmclog::Record& r) {
+  PidFields& c = pid_fields_[static_cast<size_t>(r.kind)];
+  if (c.layout == r.layout && c.layout) [[likely]]
+    return c.mask;
+  return pid_fields_miss(r, c);
+}
 
 }  // namespace dump

@@ -68,6 +68,9 @@ Checker::Checker(const Abi& abi, const Config& cfg, DiagnosticSink& sink)
         z.path_unfilled = static_cast<uint16_t>(l->fixed_size - f.offset);
       }
     }
+    // The narrow-address check of CALLCHAIN's unfilled slot bytes (check_zero_words).
+    const bool narrow_slots = static_cast<Kind>(k) == Kind::callchain && abi_.narrow();
+    z.any = z.npad != 0 || z.nunwritten != 0 || z.path_offset != 0 || narrow_slots;
   }
   check_zeros_ = cfg_.on(Rule::nonzero_pad) || cfg_.on(Rule::nonzero_unwritten) ||
                  cfg_.on(Rule::length_above_maximum) || cfg_.on(Rule::path_too_long);
@@ -92,7 +95,10 @@ void Checker::record(const Record& r, uint64_t index) {
              fmt::format("{} record after CLOSELOG", kind_name(r.kind)));
     }
   }
-  if (check_zeros_) check_zero_words(r, index);
+  if (check_zeros_) {
+    const size_t k = static_cast<size_t>(r.kind);
+    if (k < zero_words_.size() && zero_words_[k].any) check_zero_words(r, index);
+  }
   if (cfg_.max_cpu) check_pmcid_cpu(r, index);
 
   switch (r.kind) {
@@ -212,6 +218,8 @@ void Checker::sample(uint32_t pid, uint32_t pmcid, const Record& r, uint64_t ind
     }
   }
   if (exited_count_ != 0) {
+    uint64_t& quiet = quiet_pids_[pid_slot(pid)];
+    if (quiet == uint64_t{pid} + 1) return;
     PidState* p = pids_.find(pid);
     if (p && p->exited && !p->reported) {
       p->reported = true;
@@ -219,6 +227,7 @@ void Checker::sample(uint32_t pid, uint32_t pmcid, const Record& r, uint64_t ind
              fmt::format("pid {} is sampled after its exit at offset {:#x}",
                          static_cast<int32_t>(pid), p->exit_offset));
     }
+    quiet = uint64_t{pid} + 1;  // not exited, or its exit reported: nothing until the next exit
   }
 }
 
@@ -256,6 +265,7 @@ void Checker::check_event_name(const Record& r, uint64_t index) {
 void Checker::process_exited(uint32_t pid, uint64_t offset) {
   PidState& p = pids_[pid];
   if (!p.exited) ++exited_count_;
+  if (uint64_t& quiet = quiet_pids_[pid_slot(pid)]; quiet == uint64_t{pid} + 1) quiet = 0;
   p.exited = true;
   p.reported = false;
   p.exit_offset = offset;
@@ -288,6 +298,19 @@ void Checker::initialize(const Record& r, uint64_t index) {
 }
 
 void Checker::check_legacy_time(const Record& r, uint64_t index) {
+  const uint32_t sec = r.header.ts_sec, nsec = r.header.ts_nsec;
+  // The common case, inline: nanoseconds in range and a time at or after the last record's
+  // as stored (forwards whatever the masked-off bits were; max_true_nsec(nsec) >= nsec).
+  if (nsec <= kNsecMask && have_time_ &&
+      (sec > prev_sec_ || (sec == prev_sec_ && nsec >= prev_nsec_))) [[likely]] {
+    prev_sec_ = sec;
+    prev_nsec_ = nsec;
+    return;
+  }
+  check_legacy_time_slow(r, index);
+}
+
+void Checker::check_legacy_time_slow(const Record& r, uint64_t index) {
   const uint32_t sec = r.header.ts_sec, nsec = r.header.ts_nsec;
   if (nsec > kNsecMask) {
     report(Rule::nsec_out_of_range, r.offset, index,

@@ -150,7 +150,7 @@ Step LogReader::for_each(F&& f, Error& err) {
         // Rare record kinds, damage and the end: the general decoder.
         const Step st = local.sync([&] { return next(r, err); });
         if (st != Step::record) return st;
-      } else if (local.get().release) [[unlikely]] {
+      } else if (detail::release_due(local.get())) [[unlikely]] {
         local.sync([&] { detail::release_step(*w); return 0; });
       }
       if (!call(f, r)) return Step::record;

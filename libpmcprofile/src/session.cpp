@@ -723,18 +723,21 @@ InputReport Session::add_log(const std::string& name) {
       }
       if (opt_.keep_cpus) c.cpu = s.cpu;
       if (opt_.keep_inputs) c.input = input;
+      const size_t nodes_before = p->nodes.size();
       n = p->root(tables_.context(c));
       for (size_t i = s.frames.size(); i-- > 0;) n = p->child(n, s.frames[i]);
+      // Memory grows with nodes: a new stack costs one per frame it does not share.
+      stacks_ += p->nodes.size() - nodes_before;
+      if (opt_.max_stacks != 0 && stacks_ > opt_.max_stacks) {
+        capped_at_ = s.offset;  // read() stops here: the profile would only be a part
+        return;
+      }
       if (cached && opt_.keep_cpus) {
         leaf_of_cpu.emplace(uint64_t{s.stack_id} << 32 | s.cpu, n);
       } else if (cached) {
         if (leaf_of.size() <= s.stack_id) leaf_of.resize(s.stack_id + 1, kNoNode);
         leaf_of[s.stack_id] = n;
       }
-    }
-    if (p->self[n] == 0 && opt_.max_stacks != 0 && ++stacks_ > opt_.max_stacks) {
-      capped_at_ = s.offset;  // read() stops here: the profile would only be a part
-      return;
     }
     p->add(n);
     if (opt_.keep_timeline) p->timeline.push_back({s.time, n, s.cpu, s.tid});
@@ -809,7 +812,7 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   if (capped_at_) {
     rep.stack_cap = true;
     rep.error = log.display_name + ": more than " + std::to_string(opt_.max_stacks) +
-                " distinct stacks: the sample at offset " + std::to_string(*capped_at_) +
+                " distinct stacks (stack-table nodes): the sample at offset " + std::to_string(*capped_at_) +
                 " is one more";
     return rep;
   }

@@ -161,9 +161,10 @@ TEST(MaxStacks, OneStackTooManyStopsWithTheCapTheFileAndTheOffset) {
   const Spawned r = spawn({kReport, "--max-stacks", "100", "--sysroot", d.path().string(), "-o",
                            (d / "out.txt").string(), (d / "x.pmclog").string()});
   EXPECT_EQ(r.status, 1) << r.err;
-  // The 101st distinct stack is the 101st callchain, the log's record 103.
-  EXPECT_TRUE(has(r.err, "x.pmclog: more than 100 distinct stacks: the sample at offset " +
-                             std::to_string(offsets[102]) + " is one more"))
+  // Stacks are counted as stack-table nodes: the first sample makes 4 (the root, the two
+  // shared frames, its leaf), each next one 1, so the 98th callchain (record 99) makes 101.
+  EXPECT_TRUE(has(r.err, "x.pmclog: more than 100 distinct stacks (stack-table nodes): the "
+                         "sample at offset " + std::to_string(offsets[99]) + " is one more"))
       << r.err;
   EXPECT_TRUE(has(r.err, "--max-stacks N (0: no cap)")) << r.err;
   EXPECT_EQ(slurp(d / "out.txt"), "previous report") << "nothing is written";
@@ -177,23 +178,26 @@ TEST(MaxStacks, OneStackTooManyStopsWithTheCapTheFileAndTheOffset) {
 TEST(MaxStacks, ExactlyTheCapAndNoCapAreReports) {
   ScratchDir d;
   write_log(d, "x.pmclog", distinct_stacks(300));
-  for (const char* cap : {"300", "0", "1000"}) {
+  for (const char* cap : {"303", "0", "1000"}) {
     const Outcome r = run(kReport + " --output folded --max-stacks " + cap + " --sysroot " +
                               q(d.path()) + " " + q(d / "x.pmclog"),
                           d);
     EXPECT_EQ(r.status, 0) << cap << ": " << r.err;
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 300) << cap;
   }
-  // Samples of a stack seen before are not stacks: 300 samples of 3 stacks fit a cap of 3.
+  const Outcome one_less = run(kReport + " --max-stacks 302 " + q(d / "x.pmclog"), d);
+  EXPECT_EQ(one_less.status, 1) << one_less.err;
+  // Samples of a stack seen before cost nothing: 300 samples of 3 stacks of 2 frames (the
+  // root, the shared caller, 3 leaves) fit a cap of 5.
   std::vector<std::string> l{kInit, kCpuClock};
   for (int i = 0; i < 300; ++i) l.push_back(callchain(50, {0x401000u + 0x10u * (i % 3), 0x402000}, 2000 + i));
   write_log(d, "y.pmclog", l);
-  const Outcome r = run(kReport + " --output folded --max-stacks 3 " + q(d / "y.pmclog"), d);
+  const Outcome r = run(kReport + " --output folded --max-stacks 5 " + q(d / "y.pmclog"), d);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3);
 }
 
-// The cap is over every input: two logs of 60 stacks each pass 100 in the second one.
+// The cap is over every input: two logs of 63 and 61 nodes pass 100 in the second one.
 TEST(MaxStacks, CountsOverEveryInput) {
   ScratchDir d;
   write_log(d, "a.pmclog", distinct_stacks(60));

@@ -142,7 +142,8 @@ int parse_options(int argc, char** argv, Config& cfg) {
        "default 32)")
       ("no-progress", "never show the progress line (shown on a terminal after 1 second)")
       ("max-stacks", po::value(&max_stacks)->value_name("N"),
-       "stop with exit 1 and write nothing when the logs hold more than N distinct stacks; "
+       "stop with exit 1 and write nothing when the logs hold more than N distinct stacks, "
+       "counted as stack-table nodes (a stack costs one per frame it shares with no other); "
        "memory grows with them (60 to 800 bytes each, README.md): default 10000000, far "
        "above real profiles, so that a runaway log stops with a message before it exhausts "
        "memory; 0: no cap");

@@ -70,9 +70,10 @@ struct Options {
   // Records held back to put a modern log's per-CPU buffers in time order. A record written
   // more than this many records after a later one is replayed out of order.
   size_t reorder_window = 1u << 16;
-  // Distinct stacks (profile leaves with samples, over every profile of the Session) at most:
-  // the sample that would add one more stops the log with InputReport::stack_cap, because
-  // memory grows with distinct stacks. 0: no cap.
+  // Distinct stacks at most, counted as stack-table nodes (Profile::nodes, over every
+  // profile of the Session: each distinct call path from a context's root, so a stack costs
+  // one per frame it shares with no other, as memory does). The sample that would pass it
+  // stops the log with InputReport::stack_cap. 0: no cap.
   size_t max_stacks = 0;
   // Called now and then while a log is read: bytes done and (0 if unknown) in all.
   std::function<void(uint64_t done, uint64_t total)> progress;
@@ -151,7 +152,7 @@ class Session {
   std::vector<bool> event_matched_;
   struct Pool;  // the reordering window's records, kept from one log to the next
   std::unique_ptr<Pool> pool_;
-  size_t stacks_ = 0;                  // distinct stacks so far (Options::max_stacks)
+  size_t stacks_ = 0;                  // stack-table nodes so far (Options::max_stacks)
   std::optional<uint64_t> capped_at_;  // the offset of the sample that hit max_stacks
 };
 

@@ -727,8 +727,9 @@ InputReport Session::add_log(const std::string& name) {
       n = p->root(tables_.context(c));
       for (size_t i = s.frames.size(); i-- > 0;) n = p->child(n, s.frames[i]);
       // Memory grows with nodes: a new stack costs one per frame it does not share.
-      stacks_ += p->nodes.size() - nodes_before;
-      if (opt_.max_stacks != 0 && stacks_ > opt_.max_stacks) {
+      const size_t added = p->nodes.size() - nodes_before;
+      stacks_ += added;
+      if (added != 0 && opt_.max_stacks != 0 && stacks_ > opt_.max_stacks) {
         capped_at_ = s.offset;  // read() stops here: the profile would only be a part
         return;
       }
@@ -757,6 +758,7 @@ InputReport Session::for_each_sample(const std::string& name,
 InputReport Session::read(const std::string& name, const std::function<void(const Sample&)>& f) {
   InputReport rep;
   rep.name = name;
+  capped_at_.reset();  // a log read after a cap stops at its own first new stack
   auto opened = pmclog::open_log(name, opt_.hint);
   if (!opened) {
     rep.error = opened.error().message;
@@ -812,8 +814,8 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   if (capped_at_) {
     rep.stack_cap = true;
     rep.error = log.display_name + ": more than " + std::to_string(opt_.max_stacks) +
-                " distinct stacks (stack-table nodes): the sample at offset " + std::to_string(*capped_at_) +
-                " is one more";
+                " distinct stacks (stack-table nodes): the sample at offset " +
+                std::to_string(*capped_at_) + " is one more";
     return rep;
   }
   if (opt_.progress) opt_.progress(total, total);

@@ -110,7 +110,8 @@ struct InputReport {
   std::string error;         // the first error ("" when the whole log was good)
   bool empty_input = false;  // no byte at all: no log (error says so)
   // Options::max_stacks was reached (error names the cap and the record's offset): the
-  // profile holds only part of the log, and the Session should not be reported on.
+  // profile holds only part of the log, and the Session should not be reported on (a log
+  // added after it stops at its first new stack).
   bool stack_cap = false;
 };
 

@@ -55,6 +55,7 @@ struct QueueItem {
   static constexpr uint32_t kInline = 0xFFFFFFFFu;
   uint64_t key, seq;
   uint64_t time;  // for --from/--to: the TSC, or legacy seconds and (28-bit) nanoseconds
+  uint64_t offset;  // the record's, for a message about its sample (Sample::offset)
   const uint8_t* at;  // the record in a mapped log (pages behind the oldest one can go)
   pmclog::AddrView pcs;  // kInline: the frames, in the mapping
   uint64_t hash;  // kInline: stack_hash(), while the record is in the cache
@@ -94,7 +95,7 @@ class Replay {
     const uint64_t time = abi_.legacy()
                               ? uint64_t{r.header.ts_sec} * 1000000000ull + r.header.ts_nsec
                               : r.header.tsc;
-    QueueItem it{key, seq_++, time, r.raw.data(), {}, 0, QueueItem::kInline, 0, 0, 0, 0};
+    QueueItem it{key, seq_++, time, r.offset, r.raw.data(), {}, 0, QueueItem::kInline, 0, 0, 0, 0};
     // Multipart chains (format.md §17) are copied: their stack is a part of the slots.
     if (mapped_ && r.kind == Kind::callchain && !pmclog::is_multipart(r)) {
       it.pcs = r.pcs;
@@ -232,6 +233,7 @@ class Replay {
       started_ = true;
       start_key_ = it.time;
     }
+    offset_ = it.offset;
     if (it.slot == QueueItem::kInline) {
       const uint32_t n = it.pcs.size();
       if (pcs_.size() < n) pcs_.resize(n);
@@ -605,6 +607,7 @@ class Replay {
     s.time = t;
     s.user_mode = user;
     s.frames = frames;
+    s.offset = offset_;
     sink_(s);
   }
 
@@ -630,6 +633,7 @@ class Replay {
   std::vector<uint64_t> pcs_;  // the frames of the callchain being replayed
   bool started_ = false;
   uint64_t start_key_ = 0;
+  uint64_t offset_ = 0;  // the record being replayed
   uint64_t tsc_freq_ = 0;
   uint32_t cputype_ = 0;
   std::map<uint32_t, std::string> dyn_;
@@ -692,6 +696,7 @@ InputReport Session::add_log(const std::string& name) {
   std::unordered_map<uint64_t, NodeId> leaf_of_cpu;  // keep_cpus: by stack_id << 32 | cpu
   uint64_t epoch = 0;
   InputReport rep = read(name, [&](const Sample& s) {
+    if (capped_at_) return;
     NodeId n = kNoNode;
     const bool cached = s.stack_id != Sample::kNoStack;
     if (cached) {
@@ -718,8 +723,16 @@ InputReport Session::add_log(const std::string& name) {
       }
       if (opt_.keep_cpus) c.cpu = s.cpu;
       if (opt_.keep_inputs) c.input = input;
+      const size_t nodes_before = p->nodes.size();
       n = p->root(tables_.context(c));
       for (size_t i = s.frames.size(); i-- > 0;) n = p->child(n, s.frames[i]);
+      // Memory grows with nodes: a new stack costs one per frame it does not share.
+      const size_t added = p->nodes.size() - nodes_before;
+      stacks_ += added;
+      if (added != 0 && opt_.max_stacks != 0 && stacks_ > opt_.max_stacks) {
+        capped_at_ = s.offset;  // read() stops here: the profile would only be a part
+        return;
+      }
       if (cached && opt_.keep_cpus) {
         leaf_of_cpu.emplace(uint64_t{s.stack_id} << 32 | s.cpu, n);
       } else if (cached) {
@@ -745,6 +758,7 @@ InputReport Session::for_each_sample(const std::string& name,
 InputReport Session::read(const std::string& name, const std::function<void(const Sample&)>& f) {
   InputReport rep;
   rep.name = name;
+  capped_at_.reset();  // a log read after a cap stops at its own first new stack
   auto opened = pmclog::open_log(name, opt_.hint);
   if (!opened) {
     rep.error = opened.error().message;
@@ -778,6 +792,7 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
         [&](const pmclog::Record& r) {
           replay.push(r);
           if ((++count & 0xFFFF) == 0 && opt_.progress) opt_.progress(r.offset, total);
+          return !capped_at_;
         },
         err);
     if (st2 != pmclog::Step::error) break;
@@ -795,7 +810,14 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
     rep.skipped_bytes += sk.to - sk.from;
     if (sk.to <= sk.from) break;
   }
-  replay.drain();
+  if (!capped_at_) replay.drain();
+  if (capped_at_) {
+    rep.stack_cap = true;
+    rep.error = log.display_name + ": more than " + std::to_string(opt_.max_stacks) +
+                " distinct stacks (stack-table nodes): the sample at offset " +
+                std::to_string(*capped_at_) + " is one more";
+    return rep;
+  }
   if (opt_.progress) opt_.progress(total, total);
   return rep;
 }

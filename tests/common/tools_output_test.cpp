@@ -20,7 +20,7 @@ using namespace common_test;
 namespace {
 
 const std::string kWrite = PMCLOG_WRITE_BIN, kValidate = PMCLOG_VALIDATE_BIN,
-                  kRecord = PMCLOG_RECORD_BIN;
+                  kRecord = PMCLOG_RECORD_BIN, kDump = PMCLOG_DUMP_BIN, kReport = PMCLOG_REPORT_BIN;
 
 // A small valid log and a JSON Lines input of 40 records, in `d`.
 void make_inputs(const ScratchDir& d) {
@@ -192,6 +192,8 @@ TEST(ClosedPipe, EveryToolEndsQuietlyWithTheSameStatus) {
       {kValidate, log},
       {kWrite, "synth", "-q", "-n", "1000", "-o", "-"},
       {kWrite, "-q", (d / "x.jsonl").string(), "-o", "-"},
+      {kDump, log},
+      {kReport, "--no-progress", "--output", "top,folded", log},
   };
   if (record_works()) runs.push_back({kRecord, "-q", "-o", "/dev/fd/1", "--", "true"});
   for (const auto& argv : runs) {

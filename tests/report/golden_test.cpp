@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
+#include "pmclog/open.h"
 #include "pmcprofile/pmcprofile.h"
 #include "report_support.h"
 
@@ -162,3 +164,46 @@ TEST(Golden, SortLimitAndGrouping) {
 }
 
 }  // namespace
+
+// Sample::offset is its record's offset; Options::max_stacks stops a log at the sample whose
+// stack passes the cap, and a log added after that stops at its own first new stack.
+TEST(GoldenApi, SampleOffsetsAndTheStackCap) {
+  reptest::TempDir empty;
+  std::set<uint64_t> chains;  // offsets of the records that are samples
+  uint64_t total = 0;
+  auto opened = pmclog::open_log(kLog);
+  ASSERT_TRUE(opened);
+  pmclog::Error err;
+  opened.value().reader->for_each(
+      [&](const pmclog::Record& r) {
+        ++total;
+        if (r.kind == pmclog::Kind::callchain || r.kind == pmclog::Kind::pcsample) chains.insert(r.offset);
+      },
+      err);
+  pmcprofile::Options opt;
+  opt.locate.sysroot = empty.path;
+  std::set<uint64_t> seen;
+  {
+    pmcprofile::Session s(opt);
+    s.for_each_sample(kLog, [&](const pmcprofile::Sample& smp) { seen.insert(smp.offset); });
+  }
+  EXPECT_EQ(seen, chains);
+  opt.max_stacks = 4;
+  opt.reorder_window = 0;  // replayed as read: the cap stops the reading itself
+  pmcprofile::Session s(opt);
+  const auto first = s.add_log(kLog);
+  EXPECT_TRUE(first.stack_cap);
+  EXPECT_NE(first.error.find("more than 4 distinct stacks"), std::string::npos) << first.error;
+  EXPECT_LT(first.records, total) << "stopped before the end";
+  const auto second = s.add_log(kLog);
+  EXPECT_TRUE(second.stack_cap);
+  // The stacks read before the cap are in the profile already (the one that passed it
+  // too): the second log goes past that sample and stops at its next new stack.
+  EXPECT_NE(second.error, first.error);
+  EXPECT_GT(second.records, first.records);
+  EXPECT_LE(second.records, total);
+  opt.max_stacks = 0;
+  pmcprofile::Session all(opt);
+  EXPECT_FALSE(all.add_log(kLog).stack_cap);
+  EXPECT_GT(all.profiles()[0].nodes.size(), 4u) << "the cap of 4 is below this log's nodes";
+}

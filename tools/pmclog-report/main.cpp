@@ -194,6 +194,12 @@ int main(int argc, char** argv) {
     progress.set_input(in);
     const pmcprofile::InputReport r = session.add_log(in);
     progress.clear();
+    if (r.stack_cap) {  // the profile is a part of the logs: no output at all
+      std::cerr << kTool << ": " << pmclog::terminal_safe(r.error) << "\n"
+                << kTool << ": raise the cap with --max-stacks N (0: no cap); memory grows "
+                   "with distinct stacks\n";
+      return 1;
+    }
     any_log = any_log || (r.opened && !r.empty_input);
     if (!r.error.empty()) {
       status = 1;

@@ -48,7 +48,8 @@ messages; gzip, zstd, xz and bzip2 input is read as is.
   pmclog-report --generation L3 --address-width 4 --byte-order big old.pmclog
 )txt",
     R"txt(  0  the report was written
-  1  a log could not be read, was empty or damaged (the report covers what was good)
+  1  a log could not be read, was empty or damaged (the report covers what was good),
+     or the logs held more than --max-stacks distinct stacks (nothing is written)
   2  usage error, or an output could not be written
 )txt"};
 
@@ -105,8 +106,9 @@ bool is_by_key(const std::string& k) {
 int parse_options(int argc, char** argv, Config& cfg) {
   std::vector<std::string> outputs, files, pids, tids, cpus, comms, events, debug_dirs;
   std::string sort = "self", by = "comm,object,symbol", sysroot, kernel, limit, from, to;
-  std::string min_width, width, depth;
+  std::string min_width, width, depth, max_stacks;
   cli::AbiValues abi;
+  cfg.profile.max_stacks = kDefaultMaxStacks;
   // clang-format off
   po::options_description out("Output");
   out.add_options()
@@ -138,7 +140,13 @@ int parse_options(int argc, char** argv, Config& cfg) {
       ("callgraph-depth,z", po::value(&depth)->value_name("N"),
        "callgraph: at most N frames per chain, the sampled function included (pmcstat -z; "
        "default 32)")
-      ("no-progress", "never show the progress line (shown on a terminal after 1 second)");
+      ("no-progress", "never show the progress line (shown on a terminal after 1 second)")
+      ("max-stacks", po::value(&max_stacks)->value_name("N"),
+       "stop with exit 1 and write nothing when the logs hold more than N distinct stacks, "
+       "counted as stack-table nodes (a stack costs one per frame it shares with no other); "
+       "memory grows with them (60 to 800 bytes each, README.md): default 10000000, far "
+       "above real profiles, so that a runaway log stops with a message before it exhausts "
+       "memory; 0: no cap");
   po::options_description filt("Filters (comma-separated lists, or repeated options)");
   filt.add_options()
       ("pid", po::value(&pids)->composing()->value_name("PIDS"), "only these processes")
@@ -229,6 +237,12 @@ int parse_options(int argc, char** argv, Config& cfg) {
       if (!parse_unsigned(depth, 100000, n) || n == 0)
         throw UsageError("--callgraph-depth: '" + depth + "' is not a depth from 1 to 100000");
       cfg.callgraph_depth = static_cast<size_t>(n);
+    }
+    if (vm.count("max-stacks")) {
+      uint64_t n = 0;
+      if (!parse_unsigned(max_stacks, SIZE_MAX, n))
+        throw UsageError("--max-stacks: '" + max_stacks + "' is not a number of stacks (0: no cap)");
+      cfg.profile.max_stacks = static_cast<size_t>(n);
     }
     if (sort == "self") cfg.sort = pmcprofile::SortKey::self;
     else if (sort == "total") cfg.sort = pmcprofile::SortKey::total;

@@ -27,6 +27,11 @@ struct Output {
   std::string file = "-";
 };
 
+// --max-stacks's default, in stack-table nodes: far above real profiles (a few hundred
+// thousand), below what exhausts a machine (60 to 800 bytes each, measured: README.md,
+// "Guarantees and limits").
+inline constexpr size_t kDefaultMaxStacks = 10'000'000;
+
 struct Config {
   std::vector<std::string> inputs;
   std::vector<Output> outputs;

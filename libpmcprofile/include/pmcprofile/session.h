@@ -70,6 +70,11 @@ struct Options {
   // Records held back to put a modern log's per-CPU buffers in time order. A record written
   // more than this many records after a later one is replayed out of order.
   size_t reorder_window = 1u << 16;
+  // Distinct stacks at most, counted as stack-table nodes (Profile::nodes, over every
+  // profile of the Session: each distinct call path from a context's root, so a stack costs
+  // one per frame it shares with no other, as memory does). The sample that would pass it
+  // stops the log with InputReport::stack_cap. 0: no cap.
+  size_t max_stacks = 0;
   // Called now and then while a log is read: bytes done and (0 if unknown) in all.
   std::function<void(uint64_t done, uint64_t total)> progress;
 };
@@ -88,6 +93,7 @@ struct Sample {
   static constexpr uint32_t kNoStack = 0xFFFFFFFFu;
   uint32_t stack_id = kNoStack;
   uint64_t stack_epoch = 0;
+  uint64_t offset = 0;  // the byte offset of the sample's record (decompressed bytes)
 };
 
 struct InputReport {
@@ -103,6 +109,10 @@ struct InputReport {
   uint64_t damaged = 0;        // errors met (the first stops the log unless keep_going)
   std::string error;         // the first error ("" when the whole log was good)
   bool empty_input = false;  // no byte at all: no log (error says so)
+  // Options::max_stacks was reached (error names the cap and the record's offset): the
+  // profile holds only part of the log, and the Session should not be reported on (a log
+  // added after it stops at its first new stack).
+  bool stack_cap = false;
 };
 
 // The error of an input without a single byte: every log starts with INITIALIZE.
@@ -143,6 +153,8 @@ class Session {
   std::vector<bool> event_matched_;
   struct Pool;  // the reordering window's records, kept from one log to the next
   std::unique_ptr<Pool> pool_;
+  size_t stacks_ = 0;                  // stack-table nodes so far (Options::max_stacks)
+  std::optional<uint64_t> capped_at_;  // the offset of the sample that hit max_stacks
 };
 
 }  // namespace pmcprofile

@@ -187,23 +187,29 @@ int main(int argc, char** argv) {
     tp32.push_back(time([&] { return aware(p32.bytes, abi); }));
     tm32.push_back(time([&] { return aware(m32.bytes, abi); }));
   }
+  struct Split {
+    double per_frame, per_record;  // ns
+  };
   auto split = [&](const char* name, const std::vector<double>& a, const std::vector<double>& b) {
     const double per_frame = (median(b) - median(a)) / (24.0 * rec2);
     const double per_record = median(a) / rec2 - 8 * per_frame;
     std::printf("  %-34s %7.3f ns per extra frame, %7.2f ns per record\n", name, per_frame * 1e9,
                 per_record * 1e9);
+    return Split{per_frame * 1e9, per_record * 1e9};
   };
   std::printf("depth 8 vs depth 32, %zu records each, %d runs, medians\n", rec2, runs);
-  split("plain", tp8, tp32);
-  split("multipart (RIP + CALLCHAIN part)", tm8, tm32);
+  const Split sp = split("plain", tp8, tp32);
+  const Split sm = split("multipart (RIP + CALLCHAIN part)", tm8, tm32);
   if (json) {  // for bench/run: one object, the last line; medians in ns per frame
     auto ns = [&](const std::vector<double>& t, const Log& l) { return median(t) * 1e9 / l.frames; };
     std::printf("{\"abi\":\"%s\",\"frames\":%llu,\"runs\":%d,\"plain_bytes\":%zu,"
                 "\"multipart_bytes\":%zu,\"ns_per_frame\":{\"plain\":%.4f,\"plain_checked\":%.4f,"
-                "\"multipart\":%.4f,\"multipart_slots\":%.4f}}\n",
+                "\"multipart\":%.4f,\"multipart_slots\":%.4f},\"split_records\":%zu,"
+                "\"ns_per_extra_frame\":{\"plain\":%.4f,\"multipart\":%.4f},"
+                "\"ns_per_record\":{\"plain\":%.4f,\"multipart\":%.4f}}\n",
                 describe(abi).c_str(), static_cast<unsigned long long>(pl.frames), runs,
                 pl.bytes.size(), mp.bytes.size(), ns(t_plain, pl), ns(t_checked, pl), ns(t_mp, mp),
-                ns(t_slots, mp));
+                ns(t_slots, mp), rec2, sp.per_frame, sm.per_frame, sp.per_record, sm.per_record);
   }
   return sink == 42 ? 1 : 0;
 }

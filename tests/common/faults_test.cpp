@@ -445,7 +445,9 @@ bool has_temporary(const ScratchDir& d) {
 class Interrupted : public testing::TestWithParam<std::tuple<LongRun, int>> {};
 
 TEST_P(Interrupted, DiesByTheSignalLeavingNothingAndTheOldOutput) {
-  const auto& [run_, sig] = GetParam();
+  // Not a structured binding: clang 14 cannot capture those in the lambda below.
+  const LongRun& run_ = std::get<0>(GetParam());
+  const int sig = std::get<1>(GetParam());
   ScratchDir d;
   spit(d / "out", "previous");
   if (std::string(run_.name) == "report") spit(d / "out.folded", "previous folded");

@@ -89,24 +89,32 @@ struct Recorded : ::testing::Test {
     };
     EXPECT_GE(total("main"), total(kOuter));
     EXPECT_GE(total(kOuter), total(kMiddle));
-    EXPECT_GE(total(kMiddle), total(kLeaf));
     // folded: the whole chain, and the same counts.
     args.insert(args.begin(), {"--output", "folded"});
     r = report(args);
     ASSERT_EQ(r.status, 0) << r.err;
-    uint64_t chain = 0, all = 0, through_middle = 0, kernel_above = 0;
+    const auto ends_with = [](const std::string& s, const std::string& end) {
+      return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+    };
+    // A sample in the leaf's first or last instructions (before it pushes its frame
+    // pointer, or after it pops it) unwinds from its caller's frame and loses
+    // middle_caller, as with any frame-pointer unwinder, perf's included: rare, allowed.
+    const std::string skipped_middle = "main;" + kOuter + ";" + kLeaf;
+    uint64_t chain = 0, all = 0, through_middle = 0, kernel_above = 0, skipped = 0;
     for (const auto& [stack, n] : reptest::parse_folded(r.out)) {
       all += n;
       // A kernel-mode record with user frames (--user-callchain) taken in the leaf: kernel
       // frames above it, the only frames a leaf can have above it.
       if (stack.find(kChain + ";") != std::string::npos) kernel_above += n;
       EXPECT_EQ(stack.rfind("cpu-clock;", 0), 0u) << stack;
-      if (stack.size() >= kChain.size() && stack.compare(stack.size() - kChain.size(), kChain.size(), kChain) == 0)
-        chain += n;
+      if (ends_with(stack, kChain)) chain += n;
+      if (ends_with(stack, ";" + skipped_middle)) skipped += n;
       if (stack.find(";" + kMiddle) != std::string::npos) through_middle += n;
     }
     EXPECT_EQ(all, samples);
-    EXPECT_EQ(chain, rows[0].self) << r.out;
+    EXPECT_LE(skipped * 100, samples) << r.out;  // at most 1%
+    EXPECT_GE(total(kMiddle) + skipped, total(kLeaf));
+    EXPECT_EQ(chain + skipped, rows[0].self) << r.out;
     EXPECT_EQ(through_middle, total(kMiddle));
     EXPECT_EQ(total(kLeaf), rows[0].self + kernel_above);  // a leaf calls nothing
   }

@@ -12,6 +12,7 @@ void AddressSpaces::exec(uint32_t pid, std::string_view path, uint64_t entryaddr
   Maps& m = procs_[pid];
   m.clear();
   const ObjectId id = objects_.intern(path);
+  objects_.info_mutable(id).execed = true;
   const ObjectInfo& o = objects_.info(id);
   if (o.layout.valid) {
     if (two_address_form && dynaddr != 0) {

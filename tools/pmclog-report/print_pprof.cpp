@@ -235,8 +235,9 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
       text(k_file, str.id(safe(t.inputs[c.input])));
   }
 
-  // Mappings, the main binary first (pprof's rule for mapping[0]): of the user objects that
-  // are executables (ET_EXEC, or with a PT_INTERP), the one most samples pass through.
+  // Mappings, the main binary first (pprof's rule for mapping[0]): of the programs a
+  // PROCEXEC named, else of the user objects that look like programs (ET_EXEC, or with a
+  // PT_INTERP, which glibc's libc.so.6 has too), the one most samples pass through.
   struct Ordered {
     pmcprofile::ObjectId object;
     const MappingUse* use;
@@ -247,7 +248,8 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
     const pmcprofile::ObjectInfo& info = s.objects().info(obj);
     const bool program = !info.kernel && info.layout.valid &&
                          (info.layout.type == 2 || !info.layout.interp.empty());
-    order.push_back({obj, &use, program ? 0 : info.kernel ? 2 : 1});
+    const int rank = info.kernel ? 3 : info.execed ? 0 : program ? 1 : 2;
+    order.push_back({obj, &use, rank});
   }
   std::sort(order.begin(), order.end(), [](const Ordered& a, const Ordered& b) {
     if (a.rank != b.rank) return a.rank < b.rank;

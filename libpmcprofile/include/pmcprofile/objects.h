@@ -41,6 +41,7 @@ struct ObjectInfo {
   std::string path;  // as the log names it
   std::string name;  // the last component, for columns and unresolved frames
   bool kernel = false;  // mapped by pid -1 (kernel image or module)
+  bool execed = false;  // a PROCEXEC named it: a program, not a library
   // Set by the lookup:
   bool located = false;
   std::string file;      // the host file read for it; "" when missing

@@ -719,7 +719,9 @@ TEST(RecordCli, CountingModeGivesEachProcessItsOwnTotal) {
   const uint64_t child_clock = procexit_value(log, child, clock_id);
   const uint64_t parent_clock = procexit_value(log, parent, clock_id);
   // The child's whole life is counted (its events are inherited at fork), as wait4 sees it.
-  expect_near(static_cast<double>(child_clock), static_cast<double>(child_cpu_ns), 0.1,
+  // Within 20%: with the sanitized suite running beside it, task-clock once read 16% above
+  // wait4's CPU time (580 against 502 ms); the parent's check below is the sharp one.
+  expect_near(static_cast<double>(child_clock), static_cast<double>(child_cpu_ns), 0.2,
               "the child's task-clock");
   const double faults = static_cast<double>(procexit_value(log, child, faults_id));
   EXPECT_LE(std::abs(faults - static_cast<double>(child_faults)),

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <tuple>
 
@@ -430,4 +431,84 @@ TEST(StatsTables, TopIsAStatsOption) {
   EXPECT_EQ(run_dump({"--top", "5", fixture("L3-64-le.pmclog")}).status, 2);
   EXPECT_EQ(run_dump({"--stats", "--top", "five", fixture("L3-64-le.pmclog")}).status, 2);
   EXPECT_EQ(run_dump({"--stats", "--top", "-1", fixture("L3-64-le.pmclog")}).status, 2);
+}
+
+// --stats counts CALLCHAIN samples by shape (pid, pmc, cpuflags) in a table of 256 slots
+// before its tables see them: 900 shapes in a random order force evictions at almost every
+// sample, runs of one shape hit, and PROCEXECs rename pids between samples. Every process
+// row, cpu, pmc and depth must still get exactly its samples, in the text as in the JSON.
+TEST(StatsTables, ShapeTallyCountsEverySampleThroughEvictionsAndRenames) {
+  LogBuilder b(pmclog::Abi::make(pmclog::Generation::L3, 8, pmclog::ByteOrder::little));
+  { auto& v = b.add(Kind::initialize); v[Field::version] = 0x03010000; v[Field::arch] = 0x91; }
+  std::mt19937 rng(17);
+  std::map<int64_t, std::string> name;  // pid -> its command now
+  std::map<std::pair<int64_t, std::string>, Split> procs;
+  std::map<int64_t, Split> cpus;
+  std::map<uint32_t, uint64_t> pmcs;
+  std::map<uint32_t, uint64_t> depths;
+  Split kernel_pid;
+  uint64_t samples = 0;
+  auto exec = [&](int64_t pid, const std::string& cmd) {
+    auto& v = b.add(Kind::procexec);
+    v[Field::pid] = static_cast<uint32_t>(pid);
+    std::string path = "/bin/";  // appends: GCC 12 warns falsely on "literal" + std::string
+    path += cmd;
+    v.text = path;
+    name[pid] = cmd;
+  };
+  auto cmd = [](int64_t pid, int i) {
+    std::string c = "p";
+    c += std::to_string(pid);
+    if (i >= 0) (c += '-') += std::to_string(i);
+    return c;
+  };
+  for (int64_t pid = 100; pid < 250; ++pid) exec(pid, cmd(pid, -1));
+  for (int i = 0; i < 6000; ++i) {
+    if (i % 500 == 499) {  // a rename now and then: later samples go to a new row
+      const int64_t pid = 100 + static_cast<int64_t>(rng() % 150);
+      exec(pid, cmd(pid, i));
+    }
+    // a run of 1 to 4 samples of one shape: 150 pids and the kernel x 3 cpus x user/kernel
+    const int64_t pid = rng() % 20 == 0 ? -1 : 100 + static_cast<int64_t>(rng() % 150);
+    const uint32_t cpu = rng() % 3;
+    const bool user = rng() % 2;
+    const uint32_t pmcid = 0x00000600u | cpu << 24;  // a system-mode pmc per cpu
+    for (uint32_t n = 1 + rng() % 4; n > 0; --n) {
+      auto& v = b.add(Kind::callchain);
+      v[Field::pid] = static_cast<uint32_t>(pid);
+      v[Field::pmcid] = pmcid;
+      v[Field::cpuflags] = cpu << 16 | (user ? 1u : 0u);
+      const uint32_t depth = 1 + rng() % 5;
+      for (uint32_t k = 0; k < depth; ++k) v.pcs.push_back(0x400000 + 16 * k);
+      Split& row = pid == -1 ? kernel_pid : procs[{pid, name.at(pid)}];
+      for (Split* s : {&row, &cpus[cpu]}) (user ? s->user : s->kernel) += 1;
+      ++pmcs[pmcid];
+      ++depths[depth];
+      ++samples;
+    }
+  }
+  const std::string path = write_temp("tally.pmclog", b.finish());
+  const json j = stats_json({path});
+  EXPECT_EQ(json_procs(j), procs);
+  EXPECT_EQ(split_of(j["kernel_pid"]), kernel_pid);
+  std::map<int64_t, Split> got_cpus;
+  for (const auto& row : j["by_cpu"]["rows"]) got_cpus[row["cpu"].get<int64_t>()] = split_of(row);
+  EXPECT_EQ(got_cpus, cpus);
+  std::map<uint32_t, uint64_t> got_pmcs;
+  for (const auto& row : j["pmcs"]) got_pmcs[row["pmcid"].get<uint32_t>()] = row["samples"].get<uint64_t>();
+  EXPECT_EQ(got_pmcs, pmcs);
+  std::map<uint32_t, uint64_t> got_depths;
+  for (const auto& [d, n] : j["callchain_depths"].items())
+    got_depths[static_cast<uint32_t>(std::stoul(d))] = n.get<uint64_t>();
+  EXPECT_EQ(got_depths, depths);
+  EXPECT_EQ(j["samples"]["user"].get<uint64_t>() + j["samples"]["kernel"].get<uint64_t>(), samples);
+  EXPECT_EQ(j["processes"].get<uint64_t>(), 150u);
+  // The text summary comes from the same tables, drained the same way.
+  const ToolRun text = run_dump({"--stats", "--top", "all", path});
+  ASSERT_EQ(text.status, 0) << text.err;
+  ASSERT_GT(kernel_pid.user + kernel_pid.kernel, 0u);
+  EXPECT_EQ(section(text.out, "samples by process").size(), procs.size() + 1) << text.out;  // + [kernel]
+  std::string total = "samples: ";
+  (total += std::to_string(samples)) += " (";
+  EXPECT_NE(text.out.find(total), std::string::npos) << text.out;
 }

@@ -186,6 +186,13 @@ void Stats::count_pcsample_cpu(uint32_t pmcid, bool user, const LogState& st) {
   else count_cpu(parts.cpu, user);
 }
 
+void Stats::count(const SampleTally::Shape& s) {
+  const bool user = pmclog::Record::cpuflags_user(s.cpuflags);
+  note_pid(s.pid);
+  count_sample(s.pid, s.pmcid, user, s.n);
+  count_cpu(pmclog::Record::cpuflags_cpu(s.cpuflags), user, s.n);
+}
+
 void Stats::grow_cpus(uint32_t cpu) { cpus_.resize(size_t{cpu} + 1); }
 void Stats::grow_depths(uint32_t depth) { depth_.resize(size_t{depth} + 1); }
 
@@ -331,6 +338,7 @@ std::string event_label(const Event& e) {
 }  // namespace
 
 void Stats::print_text(const LogState& st, Output& out) {
+  drain_tally();
   std::string& b = out.buf;
   auto it = std::back_inserter(b);
   fmt::format_to(it, "file: {}\nabi: {}\n", pmclog::display_path(st.file), pmclog::describe(st.abi));
@@ -435,6 +443,7 @@ void Stats::print_text(const LogState& st, Output& out) {
 }
 
 void Stats::print_json(const LogState& st, Output& out) {
+  drain_tally();
   std::string& b = out.buf;
   auto it = std::back_inserter(b);
   b += "{\"file\":";

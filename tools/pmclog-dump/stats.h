@@ -16,6 +16,7 @@
 
 #include "log_state.h"
 #include "output.h"
+#include "sample_tally.h"
 #include "pmclog/error.h"
 #include "pmclog/kind.h"
 #include "pmclog/reader.h"
@@ -38,15 +39,17 @@ class Stats {
       case pmclog::Kind::procfork:
       case pmclog::Kind::pmcallocate:
       case pmclog::Kind::pmcallocatedyn:
+        drain_tally();  // its shapes were counted under the names before this record
         observe_naming(r, st);
         break;
       default:
         break;
     }
   }
-  // The selected records, which are what is counted. Inline, with the rare kinds and every
-  // cache's miss out of line: the calls per sample were a third of --stats.
-  void add(const pmclog::Record& r, const LogState& st) {
+  // The selected records, which are what is counted. Inline (forced: GCC 12 stopped
+  // inlining it once it held the tally), with the rare kinds, every cache's miss and the
+  // tally's flushes out of line: the calls per sample were a third of --stats.
+  [[gnu::always_inline]] void add(const pmclog::Record& r, const LogState& st) {
     auto& k = kinds_[static_cast<size_t>(r.kind)];
     ++k.records;
     k.bytes += r.raw.size();
@@ -56,6 +59,18 @@ class Stats {
                            : r.header.tsc;
     t_min_ = t < t_min_ ? t : t_min_;
     t_max_ = t > t_max_ ? t : t_max_;
+    if (r.kind == pmclog::Kind::callchain) [[likely]] {
+      const uint32_t depth = r.pcs.size();
+      if (depth >= depth_.size()) [[unlikely]]
+        grow_depths(depth);
+      ++depth_[depth];
+      // CALLCHAIN says its cpu (format.md §9.1); its pid is noted when its shape is counted.
+      tally_.add(static_cast<uint32_t>(r[pmclog::Field::pid]),
+                 static_cast<uint32_t>(r[pmclog::Field::pmcid]),
+                 static_cast<uint32_t>(r[pmclog::Field::cpuflags]),
+                 [this](const SampleTally::Shape& s) { count(s); });
+      return;
+    }
     if (const uint8_t mask = pid_fields(r)) {
       // Unrolled, with each field's index a constant: most records have one pid.
       if (mask & 1) note_pid(pid_of(r, pmclog::Field::pid));
@@ -63,18 +78,6 @@ class Stats {
       if (mask & 4) note_pid(pid_of(r, pmclog::Field::newpid));
     }
     switch (r.kind) {
-      case pmclog::Kind::callchain: {
-        const uint32_t depth = r.pcs.size();
-        if (depth >= depth_.size()) [[unlikely]]
-          grow_depths(depth);
-        ++depth_[depth];
-        // CALLCHAIN says its cpu (format.md §9.1).
-        const bool user = r.user_callchain();
-        count_sample(pid_of(r, pmclog::Field::pid), static_cast<uint32_t>(r[pmclog::Field::pmcid]),
-                     user);
-        count_cpu(r.cpu(), user);
-        break;
-      }
       case pmclog::Kind::pcsample: {
         const bool user = r[pmclog::Field::usermode] != 0;
         const auto pmcid = static_cast<uint32_t>(r[pmclog::Field::pmcid]);
@@ -102,11 +105,11 @@ class Stats {
   struct Split {
     uint64_t user = 0, kernel = 0;
     uint64_t total() const { return user + kernel; }
-    // Branch-free: the user bit of consecutive samples is close to random, and the branch on
+    // Branch-free: the user bit of consecutive samples is close to random, and a branch on
     // it, taken four times per sample, mispredicted often enough to show in profiles.
-    void add(bool is_user) {
-      user += is_user;
-      kernel += !is_user;
+    void add(bool is_user, uint64_t n = 1) {
+      user += is_user ? n : 0;
+      kernel += is_user ? 0 : n;
     }
     void add(const Split& o) {
       user += o.user;
@@ -161,18 +164,23 @@ class Stats {
       return *c.row;
     return row_miss(pid, c);
   }
-  // A sample's process, pmc and user/kernel split (its cpu apart: count_cpu).
-  void count_sample(int32_t pid, uint32_t pmcid, bool user) {
-    if (pid == -1) kernel_pid_.add(user);
-    else row_for(pid).add(user);
+  // n samples' process, pmc and user/kernel split (their cpu apart: count_cpu).
+  void count_sample(int32_t pid, uint32_t pmcid, bool user, uint64_t n = 1) {
+    if (pid == -1) kernel_pid_.add(user, n);
+    else row_for(pid).add(user, n);
     Pmc& pmc = pmc_for(pmcid);
-    pmc.samples.add(user);
+    pmc.samples.add(user, n);
     pmc.listed = true;
   }
-  void count_cpu(uint32_t cpu, bool user) {
+  void count_cpu(uint32_t cpu, bool user, uint64_t n = 1) {
     if (cpu >= cpus_.size()) [[unlikely]]
       grow_cpus(cpu);
-    cpus_[cpu].add(user);
+    cpus_[cpu].add(user, n);
+  }
+  // A tallied shape of CALLCHAIN samples, into the tables. Out of line: once per run.
+  [[gnu::noinline]] void count(const SampleTally::Shape& s);
+  void drain_tally() {
+    tally_.drain([this](const SampleTally::Shape& s) { count(s); });
   }
   void count_pcsample_cpu(uint32_t pmcid, bool user, const LogState& st);
   void grow_cpus(uint32_t cpu);
@@ -244,6 +252,7 @@ class Stats {
   Split no_cpu_;      // samples whose cpu the record does not say (PCSAMPLE of a process pmc)
   Split kernel_pid_;  // samples with pid -1: the kernel, not a process
   std::vector<uint64_t> depth_;  // callchains by frame count
+  SampleTally tally_;  // CALLCHAIN samples not yet in the tables above
   uint64_t drops_ = 0;
   std::vector<pmclog::Error> errors_;
   std::vector<pmclog::SkippedRange> skipped_;

@@ -121,8 +121,10 @@ class LogReader {
   // The step for the ABI and the reader's mode (Impl::next), kept here so that next() is
   // one indirect call.
   Step (*next_)(Impl&, Record&, Error&) = nullptr;
+  // Always inline: for_each's loop is large, and GCC 12 left this call (and the caller's
+  // loop body with it) out of line once the body grew, a call per record.
   template <class F>
-  static bool call(F& f, const Record& r) {
+  [[gnu::always_inline]] static bool call(F& f, const Record& r) {
     if constexpr (std::is_void_v<std::invoke_result_t<F&, const Record&>>) {
       f(r);
       return true;

@@ -117,8 +117,10 @@ struct Record {
   uint64_t operator[](Field f) const { return v[static_cast<size_t>(f)]; }
   bool has(Field f) const { return layout && layout->has(f); }
   // CALLCHAIN cpuflags = cpu << 16 | flags (format.md §9.1).
-  uint32_t cpu() const { return static_cast<uint32_t>((*this)[Field::cpuflags] >> 16); }
-  bool user_callchain() const { return ((*this)[Field::cpuflags] & 1u) != 0; }
+  static uint32_t cpuflags_cpu(uint64_t cpuflags) { return static_cast<uint32_t>(cpuflags >> 16); }
+  static bool cpuflags_user(uint64_t cpuflags) { return (cpuflags & 1u) != 0; }
+  uint32_t cpu() const { return cpuflags_cpu((*this)[Field::cpuflags]); }
+  bool user_callchain() const { return cpuflags_user((*this)[Field::cpuflags]); }
 };
 
 // An owned, generation-independent record: what a user builds and the encoder writes.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "scratch.h"
+#include "spawn.h"
 
 using namespace common_test;
 
@@ -59,35 +60,6 @@ const Writer kWriters[] = {
 };
 
 void PrintTo(const Writer& w, std::ostream* os) { *os << w.name; }
-
-// Runs `argv` with standard output a pipe whose reader is gone, SIGPIPE at its default (as
-// under a shell); returns the exit status (128 + signal) and stderr.
-Outcome run_into_closed_pipe(const std::vector<std::string>& argv, const ScratchDir& d) {
-  int p[2];
-  if (pipe(p) != 0) return {};
-  close(p[0]);
-  const fs::path err = d / ".stderr";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    signal(SIGPIPE, SIG_DFL);
-    dup2(p[1], STDOUT_FILENO);
-    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(e, STDERR_FILENO);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  close(p[1]);
-  int st = 0;
-  waitpid(pid, &st, 0);
-  Outcome r;
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  r.err = slurp(err);
-  fs::remove(err);
-  return r;
-}
 
 }  // namespace
 
@@ -184,6 +156,22 @@ TEST(WriteErrors, WriteStandardOutputToAFullDisk) {
 
 // pmclog-dump's choice (tests/dump/io_test.cpp), now every tool's: the reader went away, so
 // the run ends quietly with the status it had (0 for a valid log).
+// The test below relies on spawn() giving the child the pipe: a tool writing to /dev/null
+// instead would pass it too.
+TEST(ClosedPipe, SpawnGivesTheChildThePipeAsStandardOutput) {
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  SpawnOptions o;
+  o.stdout_fd = p[1];
+  const Spawned r = spawn({kWrite, "synth", "-q", "-n", "30", "-o", "-"}, o);  // < a pipe's 64 KiB
+  EXPECT_EQ(r.status, 0) << r.err;
+  char buf[4096];
+  const ssize_t n = read(p[0], buf, sizeof buf);  // the parent's copy of p[1] is closed
+  close(p[0]);
+  ASSERT_GT(n, 4);
+  EXPECT_EQ(static_cast<uint8_t>(buf[3]), 0xEEu) << "an hwpmc log's first header word";
+}
+
 TEST(ClosedPipe, EveryToolEndsQuietlyWithTheSameStatus) {
   ScratchDir d;
   make_inputs(d);
@@ -197,7 +185,12 @@ TEST(ClosedPipe, EveryToolEndsQuietlyWithTheSameStatus) {
   };
   if (record_works()) runs.push_back({kRecord, "-q", "-o", "/dev/fd/1", "--", "true"});
   for (const auto& argv : runs) {
-    const Outcome r = run_into_closed_pipe(argv, d);
+    int p[2];  // standard output: a pipe whose reader is gone
+    ASSERT_EQ(pipe(p), 0);
+    close(p[0]);
+    SpawnOptions o;
+    o.stdout_fd = p[1];
+    const Spawned r = spawn(argv, o);
     EXPECT_EQ(r.status, 0) << argv[0] << " " << argv[1];
     EXPECT_EQ(r.err, "") << argv[0] << " " << argv[1];
   }
@@ -222,24 +215,18 @@ TEST(NothingPartial, RejectedJsonLineLeavesNoOutput) {
 TEST(NothingPartial, SigtermDuringALongSynthLeavesNoFile) {
   ScratchDir d;
   const fs::path out = d / "big.pmclog";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl(kWrite.c_str(), kWrite.c_str(), "synth", "-q", "-s", "200MiB", "-o", out.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  // Until the temporary exists (it is the first thing the run creates), or the run ended.
   bool seen = false;
-  int st = 0;
-  while (!seen && waitpid(pid, &st, WNOHANG) == 0) {
-    for (const auto& e : fs::directory_iterator(d.path()))
-      if (e.path().filename().string().find(".big.pmclog.tmp.") == 0) seen = true;
-    if (!seen) usleep(1000);
-  }
+  const Spawned r = spawn({kWrite, "synth", "-q", "-s", "200MiB", "-o", out.string()}, {},
+                          [&](pid_t pid) {
+    // Until the temporary exists (it is the first thing the run creates), or the run ended.
+    while (!seen && !has_ended(pid)) {
+      for (const auto& e : fs::directory_iterator(d.path()))
+        if (e.path().filename().string().find(".big.pmclog.tmp.") == 0) seen = true;
+      if (!seen) usleep(1000);
+    }
+    if (seen) kill(pid, SIGTERM);
+  });
   ASSERT_TRUE(seen) << "the run ended before its temporary appeared";
-  kill(pid, SIGTERM);
-  ASSERT_EQ(waitpid(pid, &st, 0), pid);
-  ASSERT_TRUE(WIFSIGNALED(st)) << "a shell shows 143";
-  EXPECT_EQ(WTERMSIG(st), SIGTERM);
+  EXPECT_EQ(r.signal, SIGTERM) << "a shell shows 143; status " << r.status << ", " << r.err;
   EXPECT_EQ(d.listing(), "") << "neither the output nor its temporary remains";
 }

@@ -135,6 +135,44 @@ TEST(RecordConversion, ChainsStopAtTheFirstAddressThatCannotBeCode) {
   EXPECT_EQ(h.conv->stats().cut_chains, 4u);
 }
 
+// The check remembers the range that last held a frame; an exec clears what was known, so
+// a frame in the old image's range is cut again afterwards, and a range inside another
+// still answers.
+TEST(RecordConversion, RememberedCodeRangeGoesWithTheImage) {
+  Harness h(8, x86_64_limits);
+  h.conv->add_child(10, 1);
+  h.conv->process(exec_mapping());
+  PerfEvent lib = exec_mapping();
+  lib.addr = 0x500000;
+  lib.len = 0x1000;
+  lib.filename = "/lib/libx.so";
+  h.conv->process(lib);
+  // ends in the program's range, which is what the check remembers
+  h.conv->process(sample({kUser, 0x401000, 0x500010, 0x401010, 0x500ff0, 0x402000}));
+  PerfEvent exec;
+  exec.type = PerfEvent::Type::comm;
+  exec.misc = PERF_RECORD_MISC_COMM_EXEC;
+  exec.pid = exec.tid = 10;
+  exec.comm = "other";
+  exec.time = 70;
+  h.conv->process(exec);
+  PerfEvent image = exec_mapping();
+  image.addr = 0x600000;
+  image.filename = "/bin/other";
+  image.time = 80;
+  h.conv->process(image);
+  // 0x402000, in the old image, is the first frame checked after the exec
+  h.conv->process(sample({kUser, 0x600000, 0x402000}));
+  h.conv->process(sample({kUser, 0x600000, 0x601000}));
+  auto log = h.finish();
+  auto cc = log.of(Kind::callchain);
+  ASSERT_EQ(cc.size(), 3u);
+  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{0x401000, 0x500010, 0x401010, 0x500ff0, 0x402000}));
+  EXPECT_EQ(cc[1]->pcs, (std::vector<uint64_t>{0x600000}));
+  EXPECT_EQ(cc[2]->pcs, (std::vector<uint64_t>{0x600000, 0x601000}));
+  EXPECT_EQ(h.conv->stats().cut_chains, 1u);
+}
+
 TEST(RecordConversion, ForkedChildIsCheckedAgainstItsParentsMappings) {
   Harness h(8, x86_64_limits);
   h.conv->add_child(10, 1);

@@ -124,14 +124,19 @@ bool Converter::may_be_code(const Proc* p, uint64_t pc, bool kernel) const {
   if (kernel) return cfg_.kernel_start == 0 || pc >= cfg_.kernel_start;
   if (cfg_.user_end != 0 && pc >= cfg_.user_end) return false;
   if (!p || p->code.empty()) return true;  // nothing known to check against
+  if (pc >= p->hit_start && pc < p->hit_end) return true;
   // The nearest range starting at or below pc first; a later mapping inside an earlier one
   // can hide it, so then all of them.
   auto it = p->code.upper_bound(pc);
   if (it == p->code.begin()) return false;
-  if (pc < std::prev(it)->second) return true;
-  for (auto j = p->code.begin(); j != it; ++j)
-    if (pc < j->second) return true;
-  return false;
+  for (auto j = std::prev(it);; --j) {  // the nearest first
+    if (pc < j->second) {
+      p->hit_start = j->first;
+      p->hit_end = j->second;
+      return true;
+    }
+    if (j == p->code.begin()) return false;
+  }
 }
 
 void Converter::emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const std::string& path,
@@ -202,6 +207,7 @@ void Converter::on_comm(const PerfEvent& e) {
   unmap_all(e.pid, e.time);
   Proc& p = procs_[e.pid];
   p.code.clear();
+  p.hit_start = p.hit_end = 0;
   p.exec_pending = true;
   p.threads.insert(e.tid);
 }
@@ -219,6 +225,7 @@ void Converter::on_fork(const PerfEvent& e) {
     Proc& child = procs_[e.pid];
     child.threads = {e.tid};
     if (parent != procs_.end()) child.code = parent->second.code;  // for the cut check
+    child.hit_start = child.hit_end = 0;
     auto r = rv(Kind::procfork);
     r[Field::oldpid] = e.ppid;
     r[Field::newpid] = e.pid;

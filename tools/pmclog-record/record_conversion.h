@@ -75,6 +75,10 @@ class Converter {
   struct Proc {
     std::map<uint64_t, Mapping> maps;  // announced for this pid (MAP_OUT at exec/exit), by start
     std::map<uint64_t, uint64_t> code;  // every executable range known, inherited ones too
+    // The range of `code` that last held a frame (a sample's frames mostly fall in one
+    // object): a map search per frame was the recorder's top cost. Ranges only grow, so it
+    // stays true until `code` is cleared or replaced, which reset it.
+    mutable uint64_t hit_start = 0, hit_end = 0;
     std::set<uint32_t> threads;
     bool exec_pending = false;
   };

@@ -96,18 +96,34 @@ class Merger {
     e.seq = seq_++;
     pending_.push_back(std::move(e));
   }
+  // Writes the events older than `limit` in (time, arrival) order; the rest wait, in arrival
+  // order. Only the due events are sorted, and as 16-byte keys: a stable sort of every
+  // pending PerfEvent (200 bytes, with vectors) at every drain was half the recorder's CPU.
   void flush_before(uint64_t limit) {
-    std::stable_sort(pending_.begin(), pending_.end(),
-                     [](const PerfEvent& a, const PerfEvent& b) { return a.time < b.time; });
-    size_t n = 0;
-    while (n < pending_.size() && pending_[n].time < limit) conv_.process(pending_[n++]);
-    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
+    due_.clear();
+    for (uint32_t i = 0; i < pending_.size(); ++i)
+      if (pending_[i].time < limit) due_.push_back({pending_[i].time, i});
+    // Indices rise with arrival (seq), so (time, index) orders as (time, seq).
+    std::sort(due_.begin(), due_.end(), [](const Due& a, const Due& b) {
+      return a.time != b.time ? a.time < b.time : a.index < b.index;
+    });
+    for (const Due& d : due_) conv_.process(pending_[d.index]);
+    if (due_.size() == pending_.size()) {
+      pending_.clear();
+      return;
+    }
+    std::erase_if(pending_, [limit](const PerfEvent& e) { return e.time < limit; });
   }
   void flush_all() { flush_before(UINT64_MAX); }
 
  private:
   Converter& conv_;
-  std::vector<PerfEvent> pending_;
+  std::vector<PerfEvent> pending_;  // in arrival order
+  struct Due {
+    uint64_t time;
+    uint32_t index;  // into pending_
+  };
+  std::vector<Due> due_;
   uint64_t seq_ = 0;
 };
 

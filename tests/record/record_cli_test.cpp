@@ -38,6 +38,16 @@ void expect_near(double got, double want, double frac, const std::string& what) 
   EXPECT_LE(got, want * (1 + frac)) << what << ": " << got << " vs " << want;
 }
 
+// A task-clock count against the CPU time the workload (or wait4) measured: at most 10%
+// below, at most 25% above. Above, because the counter runs on after the workload reads
+// its clock, to the end of its exit; beside the sanitized suite in CI it has read 16% and
+// 17% above (580 against 502 ms, 588 against 503). Counting twice, what these tests
+// guard against, reads 100% above.
+void expect_counted(double got, double want, const std::string& what) {
+  EXPECT_GE(got, want * 0.9) << what << ": " << got << " vs " << want;
+  EXPECT_LE(got, want * 1.25) << what << ": " << got << " vs " << want;
+}
+
 // --count's report: the totals block ("VALUE [msec]  EVENT" lines) and, with --per-process,
 // the rows "PID COMMAND VALUE...". Values as printed (msec for the clocks).
 struct CountReport {
@@ -314,7 +324,7 @@ TEST(RecordCli, CountingModeProcexitMatchesCpuTime) {
   // task-clock counts the task's CPU time in ns; the workload measured the same span and
   // the moment before the exec. Counts scaled by time_enabled/time_running (point 7) are
   // off by the share of time spent on the other CPUs.
-  expect_near(static_cast<double>(total), static_cast<double>(cpu_ns), 0.1, "PROCEXIT");
+  expect_counted(static_cast<double>(total), static_cast<double>(cpu_ns), "PROCEXIT");
   EXPECT_LE(csw_sum, total) << "slices add up to at most the total";
   auto alloc = log.of(Kind::pmcallocatedyn);
   EXPECT_EQ((*alloc[0])[Field::flags] & 0xC, 0xCu) << "LOG_PROCCSW|LOG_PROCEXIT";
@@ -718,11 +728,10 @@ TEST(RecordCli, CountingModeGivesEachProcessItsOwnTotal) {
   EXPECT_EQ(log.count(Kind::procexit), 4u) << "two processes, two events";
   const uint64_t child_clock = procexit_value(log, child, clock_id);
   const uint64_t parent_clock = procexit_value(log, parent, clock_id);
-  // The child's whole life is counted (its events are inherited at fork), as wait4 sees it.
-  // Within 20%: with the sanitized suite running beside it, task-clock once read 16% above
-  // wait4's CPU time (580 against 502 ms); the parent's check below is the sharp one.
-  expect_near(static_cast<double>(child_clock), static_cast<double>(child_cpu_ns), 0.2,
-              "the child's task-clock");
+  // The child's whole life is counted (its events are inherited at fork), as wait4 sees it;
+  // the parent's check below is the sharp one.
+  expect_counted(static_cast<double>(child_clock), static_cast<double>(child_cpu_ns),
+                 "the child's task-clock");
   const double faults = static_cast<double>(procexit_value(log, child, faults_id));
   EXPECT_LE(std::abs(faults - static_cast<double>(child_faults)),
             2 + 0.1 * static_cast<double>(child_faults))
@@ -747,15 +756,14 @@ TEST(RecordCli, CountingModeTotalsIncludeDescendants) {
   EXPECT_EQ(c.processes, 2u) << r.err;
   ASSERT_TRUE(c.total.count("task-clock") && c.total.count("page-faults")) << r.err;
   EXPECT_EQ(c.unit.at("task-clock"), "msec") << r.err;
-  expect_near(c.total.at("task-clock") * 1e6, static_cast<double>(child_cpu_ns + cpu_ns), 0.1,
-              "total task-clock");
+  expect_counted(c.total.at("task-clock") * 1e6, static_cast<double>(child_cpu_ns + cpu_ns),
+                 "total task-clock");
   EXPECT_GE(c.total.at("page-faults"), static_cast<double>(child_faults)) << r.err;
   // --per-process: one row per process, its own counts, adding up to the totals.
   ASSERT_EQ(c.rows.size(), 2u) << r.err;
   ASSERT_TRUE(c.rows.count(child)) << r.err;
   ASSERT_EQ(c.rows.at(child).size(), 2u) << r.err;
-  expect_near(c.rows.at(child)[0] * 1e6, static_cast<double>(child_cpu_ns), 0.1,
-              "the child's row");
+  expect_counted(c.rows.at(child)[0] * 1e6, static_cast<double>(child_cpu_ns), "the child's row");
   double clock_sum = 0, faults_sum = 0;
   for (const auto& [pid, v] : c.rows) {
     clock_sum += v.at(0);
@@ -802,15 +810,14 @@ TEST_P(RecordMigrating, CountedOnceWhileMovingBetweenCpus) {
     ASSERT_TRUE(output_value(r.out, "cpu_ns", want)) << r.out;
   }
   const uint64_t got = procexit_value(log, pid, clock_id);
-  expect_near(static_cast<double>(got), static_cast<double>(want), 0.1, "PROCEXIT");
+  expect_counted(static_cast<double>(got), static_cast<double>(want), "PROCEXIT");
   uint64_t slices = 0;
   for (auto* c : log.of(Kind::proccsw))
     if ((*c)[Field::pid] == pid) slices += (*c)[Field::value];
   EXPECT_LE(slices, got) << "slices add up to at most the total";
   const CountReport c = parse_count_report(r.err);
   ASSERT_TRUE(c.total.count("task-clock")) << r.err;
-  EXPECT_GE(c.total.at("task-clock") * 1e6, static_cast<double>(want) * 0.9) << r.err;
-  EXPECT_LE(c.total.at("task-clock") * 1e6, static_cast<double>(want) * 1.1 + 20e6) << r.err;
+  expect_counted(c.total.at("task-clock") * 1e6, static_cast<double>(want), "the total");
 }
 
 INSTANTIATE_TEST_SUITE_P(Counting, RecordMigrating, ::testing::Values(false, true),

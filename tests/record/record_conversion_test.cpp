@@ -98,6 +98,17 @@ PerfEvent exec_mapping(uint32_t pid = 10) {
   return map;
 }
 
+// The COMM record of an exec by pid (its only thread).
+PerfEvent exec_comm(uint32_t pid, const std::string& comm, uint64_t time) {
+  PerfEvent e;
+  e.type = PerfEvent::Type::comm;
+  e.misc = PERF_RECORD_MISC_COMM_EXEC;
+  e.pid = e.tid = pid;
+  e.comm = comm;
+  e.time = time;
+  return e;
+}
+
 void x86_64_limits(record::ConversionConfig& c) {
   c.user_end = uint64_t{1} << 47;
   c.kernel_start = ~uint64_t{0} << 47;
@@ -149,13 +160,7 @@ TEST(RecordConversion, RememberedCodeRangeGoesWithTheImage) {
   h.conv->process(lib);
   // ends in the program's range, which is what the check remembers
   h.conv->process(sample({kUser, 0x401000, 0x500010, 0x401010, 0x500ff0, 0x402000}));
-  PerfEvent exec;
-  exec.type = PerfEvent::Type::comm;
-  exec.misc = PERF_RECORD_MISC_COMM_EXEC;
-  exec.pid = exec.tid = 10;
-  exec.comm = "other";
-  exec.time = 70;
-  h.conv->process(exec);
+  h.conv->process(exec_comm(10, "other", 70));
   PerfEvent image = exec_mapping();
   image.addr = 0x600000;
   image.filename = "/bin/other";
@@ -205,12 +210,7 @@ TEST(RecordConversion, DepthIsCappedAfterStripping) {
 
 TEST(RecordConversion, ExecForkExitTracking) {
   Harness h;
-  PerfEvent comm;
-  comm.type = PerfEvent::Type::comm;
-  comm.misc = PERF_RECORD_MISC_COMM_EXEC;
-  comm.pid = comm.tid = 10;
-  comm.comm = "prog";
-  comm.time = 10;
+  PerfEvent comm = exec_comm(10, "prog", 10);
   PerfEvent map;
   map.type = PerfEvent::Type::mmap;
   map.pid = map.tid = 10;

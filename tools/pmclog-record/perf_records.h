@@ -32,7 +32,6 @@ struct PerfEvent {
   uint64_t time = 0;
   uint32_t cpu = 0;
   uint64_t id = 0;  // PERF_SAMPLE_IDENTIFIER of the event that wrote it
-  uint64_t seq = 0;  // arrival order, for a stable merge
 
   // sample
   uint64_t ip = 0, period = 0;

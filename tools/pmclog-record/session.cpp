@@ -92,10 +92,7 @@ uint64_t kernel_text_start() {
 class Merger {
  public:
   explicit Merger(Converter& c) : conv_(c) {}
-  void add(PerfEvent&& e) {
-    e.seq = seq_++;
-    pending_.push_back(std::move(e));
-  }
+  void add(PerfEvent&& e) { pending_.push_back(std::move(e)); }
   // Writes the events older than `limit` in (time, arrival) order; the rest wait, in arrival
   // order. Only the due events are sorted, and as 16-byte keys: a stable sort of every
   // pending PerfEvent (200 bytes, with vectors) at every drain was half the recorder's CPU.
@@ -103,7 +100,7 @@ class Merger {
     due_.clear();
     for (uint32_t i = 0; i < pending_.size(); ++i)
       if (pending_[i].time < limit) due_.push_back({pending_[i].time, i});
-    // Indices rise with arrival (seq), so (time, index) orders as (time, seq).
+    // Indices rise with arrival, so (time, index) is the (time, arrival) order.
     std::sort(due_.begin(), due_.end(), [](const Due& a, const Due& b) {
       return a.time != b.time ? a.time < b.time : a.index < b.index;
     });
@@ -124,7 +121,6 @@ class Merger {
     uint32_t index;  // into pending_
   };
   std::vector<Due> due_;
-  uint64_t seq_ = 0;
 };
 
 int status_to_exit(int status) {

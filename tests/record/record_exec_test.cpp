@@ -115,7 +115,7 @@ class FixedAddress : public ::testing::TestWithParam<const char*> {};
 // generation names it (an image base taken for a bias moved such frames into other code).
 TEST_P(FixedAddress, FarHotFunctionIsNamedInEveryGeneration) {
   ASSERT_EQ(pmcprofile::read_elf_layout(kFarHot).type, 2) << "ET_EXEC";
-  const uint64_t hot = symbol_address(kFarHot, "far_hot");
+  const uint64_t hot = symbol_address(kFarHot, "hot_function");
   const uint64_t pad = symbol_address(kFarHot, "far_padding");
   ASSERT_GT(hot, pmcprofile::read_elf_layout(kFarHot).exec_lo + (8u << 20)) << std::hex << hot;
   ASSERT_GT(hot, pad);
@@ -128,7 +128,7 @@ TEST_P(FixedAddress, FarHotFunctionIsNamedInEveryGeneration) {
   expect_procexec_addresses(log, kFarHot, r, 0);
   const auto m = leaves(out);
   ASSERT_GE(total(m), 50u) << dump(m);
-  EXPECT_GE(m.count("far_hot") ? m.at("far_hot") * 10 : 0, total(m) * 6) << dump(m);
+  EXPECT_GE(m.count("hot_function") ? m.at("hot_function") * 10 : 0, total(m) * 6) << dump(m);
   EXPECT_EQ(m.count("far_padding"), 0u) << dump(m);
 }
 
@@ -152,7 +152,7 @@ TEST(RecordExec, PieBiasAndLinkerBaseAsFreeBsdLogsThem) {
 // A log that gives a fixed-address program's image base as its load bias (as this recorder
 // once wrote M10 logs): the report places the program at its own addresses all the same.
 TEST(RecordExec, ReportIgnoresABiasGivenForAFixedAddressProgram) {
-  const uint64_t hot = symbol_address(kFarHot, "far_hot");
+  const uint64_t hot = symbol_address(kFarHot, "hot_function");
   ASSERT_NE(hot, 0u);
   TempDir dir;
   const std::string out = dir.file("biased.pmclog");
@@ -202,7 +202,7 @@ TEST(RecordExec, ReportIgnoresABiasGivenForAFixedAddressProgram) {
   sink.emit(close, 4000);
   ASSERT_TRUE(sink.commit(err)) << err;
   const auto m = leaves(out);
-  EXPECT_EQ(m.count("far_hot") ? m.at("far_hot") : 0, 10u) << dump(m);
+  EXPECT_EQ(m.count("hot_function") ? m.at("hot_function") : 0, 10u) << dump(m);
 }
 
 // The names of a process and its thread follow exec, as perf's do: samples after the exec

@@ -464,6 +464,21 @@ TEST(RecordCli, SameEventTwiceIsAUsageError) {
   EXPECT_TRUE(dir.entries().empty()) << "nothing was run or written";
 }
 
+// Two hardware events that --fallback would both turn into cpu-clock: refused, not recorded
+// as one event twice (a machine with the counters records both).
+TEST(RecordCli, FallbackToAnEventAlreadyRecordedIsRefused) {
+  auto probe = run({kRecord, "--list-events"});
+  ASSERT_EQ(probe.status, 0);
+  if (listed_supported(probe.out, "cycles") || listed_supported(probe.out, "instructions"))
+    GTEST_SKIP() << "this machine has hardware counters";
+  TempDir dir;
+  auto r = run({kRecord, "--fallback", "-e", "cycles,instructions", "-o", dir.file("x.pmclog"),
+                "--", kCpuHot, "0.1"});
+  EXPECT_EQ(r.status, 125) << r.err;
+  EXPECT_NE(r.err.find("the same event twice"), std::string::npos) << r.err;
+  EXPECT_TRUE(dir.entries().empty());
+}
+
 TEST(RecordCli, HelpAndVersion) {
   auto h = run({kRecord, "--help"});
   EXPECT_EQ(h.status, 0);

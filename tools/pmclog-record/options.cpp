@@ -31,7 +31,7 @@ constexpr cli::HelpText kHelp{
     "Profiles with Linux perf_event_open and writes a FreeBSD hwpmc(4) log.\n",
     "  pmclog-record -F 999 -o app.pmclog -- ./app --input x\n"
     "                                 sample a command (and its children) 999 times a second\n"
-    "  pmclog-record -e cycles,instructions --fallback -c 100000 -- make -j2\n"
+    "  pmclog-record -e cycles,cache-misses --fallback -- make -j2\n"
     "  pmclog-record -p 1234 --duration 10 -o attach.pmclog\n"
     "  pmclog-record -a --duration 5     the whole system (root or CAP_PERFMON)\n"
     "  pmclog-record --count --per-process -e task-clock -- sh -c 'sort big.txt >/dev/null'\n"

@@ -212,9 +212,19 @@ void Stats::insert_pid(int32_t pid, int32_t& seen) {
 
 void Stats::add_rare(const pmclog::Record& r) {
   switch (r.kind) {
-    case Kind::procexec:
+    case Kind::procexec: {
+      // Another pmc's record of the same exec: same pid, image and addresses, a pmc not
+      // named yet (the same pmc again is the program exec'ing itself anew).
+      LastExec& last = last_exec_[pid_of(r, Field::pid)];
+      const auto pmcid = static_cast<uint32_t>(r[Field::pmcid]);
+      const uint64_t dyn = r.has(Field::dynaddr) ? r[Field::dynaddr] : 0;
+      if (last.path == r.text && last.entry == r[Field::entryaddr] && last.dyn == dyn &&
+          last.pmcids.insert(pmcid).second)
+        break;
+      last = LastExec{std::string(r.text), r[Field::entryaddr], dyn, {pmcid}};
       ++execs_[std::string(r.text)];
       break;
+    }
     case Kind::pmcallocate:
     case Kind::pmcallocatedyn:
       pmcs_[static_cast<uint32_t>(r[Field::pmcid])].listed = true;

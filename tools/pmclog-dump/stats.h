@@ -229,6 +229,14 @@ class Stats {
   std::array<CachedRow, kRowCache> row_cache_{};
   [[gnu::noinline]] Split& row_miss(int32_t pid, CachedRow& c);  // the cache's miss: cold
   std::map<std::string, uint64_t> execs_;  // PROCEXEC path -> count
+  // The last exec of each pid and the pmcs its PROCEXECs named so far: hwpmc logs one
+  // PROCEXEC per pmc attached to the process, which is one exec, not one per pmc.
+  struct LastExec {
+    std::string path;
+    uint64_t entry = 0, dyn = 0;
+    std::set<uint32_t> pmcids;
+  };
+  std::unordered_map<int32_t, LastExec> last_exec_;
   std::map<uint32_t, Pmc> pmcs_;  // node-based: PmcSlot pointers stay valid
   // Recent samples' pmcs, direct-mapped by id: a log samples a pmc per CPU, interleaved, so
   // the one last-used pmc missed at most samples and the map lookup was a sixth of --stats.

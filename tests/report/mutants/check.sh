@@ -8,6 +8,7 @@
 #
 # BUILD_DIR (default: build) is a configured build of this tree. GTEST_FILTER narrows the
 # tests run (default: all of pmclog-report-tests, some of which record with perf).
+# Each mutant's build and test output stays in BUILD_DIR/mutants/NAME.log.
 # Exit status: 0 when every mutant was caught, 1 when one survived or did not apply.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +21,7 @@ case $build in /*) ;; *) build=$top/$build ;; esac
 cd "$top" || exit 2
 
 tests="$build/bin/pmclog-report-tests"
+mkdir -p "$build/mutants"
 failed=0
 for patch in "$@"; do
   name=$(basename "$patch" .patch)
@@ -35,18 +37,16 @@ for patch in "$@"; do
     failed=1
     continue
   fi
-  log=$(mktemp)
+  log=$build/mutants/$name.log
   if ! cmake --build "$build" -j2 --target pmclog-report-tests >"$log" 2>&1; then
     echo "$name: BUILD FAILED (see $log)"
     failed=1
   elif "$tests" --gtest_brief=1 >"$log" 2>&1; then
     echo "$name: SURVIVED: every report test passed with it"
     failed=1
-    rm -f "$log"
   else
     echo "$name: caught by $(grep '^\[  FAILED  \] [A-Za-z]' "$log" | sed 's/^\[  FAILED  \] //; s/ (.*//' |
       sort -u | tr '\n' ' ')"
-    rm -f "$log"
   fi
   git apply -R "$patch" || { echo "$name: could not revert: git checkout -- $files" >&2; exit 2; }
 done

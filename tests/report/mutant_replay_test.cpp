@@ -99,6 +99,34 @@ TEST_F(KnownReplay, EqualTscsKeepFileOrderAcrossTheWindowsRuns) {
   EXPECT_EQ(f, want);
 }
 
+// Legacy logs order by file order alone (their headers keep too few bits of time): records
+// that all carry one time replay as written, MAP_OUT and MAP_IN taking effect in between.
+TEST_F(KnownReplay, LegacyLogWithOneTimeThroughoutKeepsFileOrder) {
+  const std::string at = R"(,"ts_sec":1700000000,"ts_nsec":5})";
+  const auto sample = [&](uint64_t leaf) {
+    return R"({"type":"callchain","pid":100,"pmcid":)" + std::to_string(reptest::synthetic::kPmcA) +
+           R"(,"cpu":0,"usermode":1,"pcs_hex":[")" + hex(leaf) + R"(",")" + hex(kMainRet) +
+           "\"]" + at;
+  };
+  const std::string map_in = R"({"type":"map-in","pid":100,"start_hex":")" + hex(known::kExecText) +
+                             R"(","path":")" + kExecPath + "\"" + at;
+  const std::string log = reptest::write_log(dir, "l3.pmclog", {
+      R"({"type":"initialize","generation":"L3","byte_order":"little","address_width":8,)"
+      R"("version":50331648,"arch":1024)" + at,
+      R"({"type":"pmcallocatedyn","pmcid":)" + std::to_string(reptest::synthetic::kPmcA) +
+          R"(,"event":131072,"flags":386,"evname":"cpu-clock")" + at,
+      map_in, sample(kLeaf),
+      R"({"type":"map-out","pid":100,"start_hex":")" + hex(known::kExecText) + R"(","end_hex":")" +
+          hex(known::kExecText + 0x1000) + "\"" + at,
+      sample(kNext), map_in, sample(kRec), R"({"type":"closelog")" + at});
+  const auto r = known::report({"--output", "folded", "--sysroot", root, log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::map<std::string, uint64_t> want{{"cpu-clock;known_main;known_leaf", 1},
+                                             {"cpu-clock;" + hex(kMainRet) + ";" + hex(kNext), 1},
+                                             {"cpu-clock;known_main;known_rec", 1}};
+  EXPECT_EQ(reptest::parse_folded(r.out), want);
+}
+
 // --from and --to are seconds after the log's first record (its INITIALIZE at kT0): a sample
 // exactly at --from is in, one exactly at --to is out.
 TEST_F(KnownReplay, TimeWindowIncludesItsStartAndExcludesItsEnd) {

@@ -45,8 +45,8 @@ for patch in "$@"; do
     echo "$name: SURVIVED: every report test passed with it"
     failed=1
   else
-    echo "$name: caught by $(grep '^\[  FAILED  \] [A-Za-z]' "$log" | sed 's/^\[  FAILED  \] //; s/ (.*//' |
-      sort -u | tr '\n' ' ')"
+    caught=$(grep '^\[  FAILED  \] [A-Za-z]' "$log" | sed 's/^\[  FAILED  \] //; s/ (.*//' | sort -u)
+    echo "$name: caught by" $caught
   fi
   git apply -R "$patch" || { echo "$name: could not revert: git checkout -- $files" >&2; exit 2; }
 done

@@ -10,34 +10,17 @@ namespace {
 using reptest::hex;
 
 constexpr uint64_t kT0 = known::kT0;
-const char* const kExecPath = "/usr/bin/known";
 constexpr uint64_t kText = known::kExecText;
 
-struct KnownFrames : ::testing::Test {
-  reptest::TempDir dir;
-  std::string root = dir.file("root");
-
-  void SetUp() override {
-    if (!known::available()) GTEST_SKIP() << "the known objects are x86-64 code";
-    known::install(KNOWN_EXEC, root, kExecPath);
-  }
-
+struct KnownFrames : known::SysrootTest {
   // A log of these stacks (leaf first) of the ET_EXEC, mapped by a MAP_IN at its own address.
   std::string log(const std::vector<std::vector<uint64_t>>& stacks) {
     std::vector<std::string> lines = known::modern_log_start();
-    lines.push_back(known::map_in(kT0 + 1, kText, kExecPath));
+    lines.push_back(known::map_in(kT0 + 1, kText, known::kExecPath));
     uint64_t tsc = kT0 + 2;
     for (const auto& s : stacks) lines.push_back(known::sample(tsc++, s));
     lines.push_back(known::closelog(tsc));
     return reptest::write_log(dir, "k.pmclog", lines);
-  }
-
-  reptest::RunResult report(std::vector<std::string> args, const std::string& log) {
-    args.insert(args.begin(), {"--sysroot", root});
-    args.push_back(log);
-    auto r = known::report(args);
-    EXPECT_EQ(r.status, 0) << r.err;
-    return r;
   }
 };
 
@@ -47,7 +30,7 @@ struct KnownFrames : ::testing::Test {
 TEST_F(KnownFrames, CallerWhoseReturnAddressStartsTheNextFunction) {
   const uint64_t ret = kText + KNOWN_NEXT;
   const std::string l = log({{kText + KNOWN_LEAF + 1, ret}, {ret, kText + KNOWN_MAIN + 5}});
-  const auto f = reptest::parse_folded(report({"--output", "folded"}, l).out);
+  const auto f = reptest::parse_folded(report_on({"--output", "folded"}, l).out);
   const std::map<std::string, uint64_t> want{{"cpu-clock;known_caller;known_leaf", 1},
                                              {"cpu-clock;known_main;known_next", 1}};
   EXPECT_EQ(f, want);
@@ -57,7 +40,7 @@ TEST_F(KnownFrames, CallerWhoseReturnAddressStartsTheNextFunction) {
   const int next_line = known::line_of("known_next");
   ASSERT_GT(call_line, 0);
   ASSERT_GT(next_line, 0);
-  const auto lines = reptest::parse_folded(report({"--output", "folded", "--lines"}, l).out);
+  const auto lines = reptest::parse_folded(report_on({"--output", "folded", "--lines"}, l).out);
   bool caller_seen = false;
   for (const auto& [stack, n] : lines) {
     if (stack.find("known_caller") == std::string::npos) continue;
@@ -73,7 +56,7 @@ TEST_F(KnownFrames, AFunctionEndsWhereItsSizeSays) {
   const uint64_t end = kText + KNOWN_LEAF + KNOWN_SIZE;
   static_assert(KNOWN_LEAF + KNOWN_SIZE == KNOWN_GAP);
   const std::string l = log({{end - 1, kText + KNOWN_MAIN + 5}, {end, kText + KNOWN_MAIN + 5}});
-  const auto r = report({"--output", "top", "--by", "symbol"}, l);
+  const auto r = report_on({"--output", "top", "--by", "symbol"}, l);
   std::map<std::string, uint64_t> self;
   for (const auto& row : reptest::parse_top(r.out)) self[row.symbol()] = row.self;
   EXPECT_EQ(self["known_leaf"], 1u) << r.out;
@@ -89,7 +72,7 @@ TEST_F(KnownFrames, RecursionCountsOncePerSampleInTotal) {
                              {in_rec, rec, rec, main},      // known_rec itself sampled
                              {in_rec, main},
                              {leaf, main}});
-  const auto r = report({"--output", "top", "--by", "symbol"}, l);
+  const auto r = report_on({"--output", "top", "--by", "symbol"}, l);
   struct Counts {
     uint64_t self = 0, total = 0;
   };

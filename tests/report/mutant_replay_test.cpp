@@ -11,8 +11,8 @@ using reptest::hex;
 
 constexpr uint64_t kT0 = known::kT0;
 constexpr uint64_t kSecond = 1000000000;  // TSC ticks at the log's 1 GHz
-const char* const kExecPath = "/usr/bin/known";
-const char* const kPiePath = "/usr/bin/known-pie";
+using known::kExecPath;
+using known::kPiePath;
 // Frames of the ET_EXEC at its own addresses: inside each function, callers one past a call.
 constexpr uint64_t kLeaf = known::kExecText + KNOWN_LEAF + 1;
 constexpr uint64_t kNext = known::kExecText + KNOWN_NEXT + 1;
@@ -20,27 +20,15 @@ constexpr uint64_t kRec = known::kExecText + KNOWN_REC + 1;
 constexpr uint64_t kCaller = known::kExecText + KNOWN_CALLER + 1;
 constexpr uint64_t kMainRet = known::kExecText + KNOWN_MAIN + 5;  // after its 5-byte call
 
-struct KnownReplay : ::testing::Test {
-  reptest::TempDir dir;
-  std::string root = dir.file("root");
-
-  void SetUp() override {
-    if (!known::available()) GTEST_SKIP() << "the known objects are x86-64 code";
-    known::install(KNOWN_EXEC, root, kExecPath);
-    known::install(KNOWN_PIE, root, kPiePath);
-  }
-
+struct KnownReplay : known::SysrootTest {
   // The folded profile of the log made of these records after the modern log's start.
   std::map<std::string, uint64_t> folded(const std::vector<std::string>& records,
                                          std::vector<std::string> args = {}) {
     std::vector<std::string> lines = known::modern_log_start();
     lines.insert(lines.end(), records.begin(), records.end());
     const std::string log = reptest::write_log(dir, "k.pmclog", lines);
-    args.insert(args.begin(), {"--output", "folded", "--sysroot", root});
-    args.push_back(log);
-    const auto r = known::report(args);
-    EXPECT_EQ(r.status, 0) << r.err;
-    return reptest::parse_folded(r.out);
+    args.insert(args.begin(), {"--output", "folded"});
+    return reptest::parse_folded(report_on(args, log).out);
   }
 };
 
@@ -119,8 +107,7 @@ TEST_F(KnownReplay, LegacyLogWithOneTimeThroughoutKeepsFileOrder) {
       R"({"type":"map-out","pid":100,"start_hex":")" + hex(known::kExecText) + R"(","end_hex":")" +
           hex(known::kExecText + 0x1000) + "\"" + at,
       sample(kNext), map_in, sample(kRec), R"({"type":"closelog")" + at});
-  const auto r = known::report({"--output", "folded", "--sysroot", root, log});
-  ASSERT_EQ(r.status, 0) << r.err;
+  const auto r = report_on({"--output", "folded"}, log);
   const std::map<std::string, uint64_t> want{{"cpu-clock;known_main;known_leaf", 1},
                                              {"cpu-clock;" + hex(kMainRet) + ";" + hex(kNext), 1},
                                              {"cpu-clock;known_main;known_rec", 1}};

@@ -66,4 +66,18 @@ reptest::RunResult report(std::vector<std::string> args) {
   return reptest::run(args);
 }
 
+void SysrootTest::SetUp() {
+  if (!available()) GTEST_SKIP() << "the known objects are x86-64 code";
+  install(KNOWN_EXEC, root, kExecPath);
+  install(KNOWN_PIE, root, kPiePath);
+}
+
+reptest::RunResult SysrootTest::report_on(std::vector<std::string> args, const std::string& log) {
+  args.insert(args.begin(), {"--sysroot", root});
+  args.push_back(log);
+  auto r = report(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r;
+}
+
 }  // namespace known

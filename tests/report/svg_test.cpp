@@ -672,12 +672,12 @@ TEST(SvgShares, EachFramesPercentIsOfItsEvent) {
   using namespace reptest::synthetic;
   reptest::TempDir dir;
   const std::string root = dir.file("root");
-  known::install(KNOWN_EXEC, root, "/usr/bin/known");
+  known::install(KNOWN_EXEC, root, known::kExecPath);
   const uint64_t leaf = known::kExecText + KNOWN_LEAF + 1, next = known::kExecText + KNOWN_NEXT + 1;
   const uint64_t rec = known::kExecText + KNOWN_REC + 1, main = known::kExecText + KNOWN_MAIN + 5;
   std::vector<std::string> lines = known::modern_log_start();
   lines.push_back(kInstructions);
-  lines.push_back(known::map_in(known::kT0 + 10, known::kExecText, "/usr/bin/known"));
+  lines.push_back(known::map_in(known::kT0 + 10, known::kExecText, known::kExecPath));
   // cpu-clock: 3 in known_leaf, 1 in known_rec; instructions: 1 in known_leaf, 1 in known_next.
   const std::vector<std::pair<uint32_t, uint64_t>> samples{
       {kPmcA, leaf}, {kPmcB, leaf}, {kPmcA, leaf}, {kPmcA, rec}, {kPmcB, next}, {kPmcA, leaf}};

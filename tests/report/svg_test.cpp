@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "mutant_support.h"
 #include "report_support.h"
 
 namespace {
@@ -661,6 +662,48 @@ TEST_F(Svg, ControlCharactersAreEscaped) {
     seen = seen || f.name.find("\\x1b[31mred") != std::string::npos;
   }
   EXPECT_TRUE(seen) << reptest::read_file(file);
+}
+
+// Independent of the fake sysroot: two events of known counts over the known objects
+// (known/known_code.h). Every frame's share is of its own event's samples, not of all; with
+// one event there is no event frame and the share is of all.
+TEST(SvgShares, EachFramesPercentIsOfItsEvent) {
+  if (!known::available()) GTEST_SKIP() << "the known objects are x86-64 code";
+  using namespace reptest::synthetic;
+  reptest::TempDir dir;
+  const std::string root = dir.file("root");
+  known::install(KNOWN_EXEC, root, known::kExecPath);
+  const uint64_t leaf = known::kExecText + KNOWN_LEAF + 1, next = known::kExecText + KNOWN_NEXT + 1;
+  const uint64_t rec = known::kExecText + KNOWN_REC + 1, main = known::kExecText + KNOWN_MAIN + 5;
+  std::vector<std::string> lines = known::modern_log_start();
+  lines.push_back(kInstructions);
+  lines.push_back(known::map_in(known::kT0 + 10, known::kExecText, known::kExecPath));
+  // cpu-clock: 3 in known_leaf, 1 in known_rec; instructions: 1 in known_leaf, 1 in known_next.
+  const std::vector<std::pair<uint32_t, uint64_t>> samples{
+      {kPmcA, leaf}, {kPmcB, leaf}, {kPmcA, leaf}, {kPmcA, rec}, {kPmcB, next}, {kPmcA, leaf}};
+  uint64_t tsc = known::kT0 + 20;
+  for (const auto& [pmc, at] : samples) lines.push_back(known::sample(tsc++, {at, main}, pmc));
+  lines.push_back(known::closelog(tsc));
+  const std::string log = reptest::write_log(dir, "k.pmclog", lines);
+
+  auto r = reptest::run({REPORT_EXE, "--output", "svg", "-o", dir.file("two.svg"), "--sysroot",
+                         root, log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string doc = reptest::read_file(dir.file("two.svg"));
+  for (const char* title : {"known_leaf\n3 samples, 75.00% of cpu-clock",
+                            "known_rec\n1 sample, 25.00% of cpu-clock",
+                            "known_main\n4 samples, 100.00% of cpu-clock",
+                            "known_leaf\n1 sample, 50.00% of instructions",
+                            "known_next\n1 sample, 50.00% of instructions",
+                            "known_main\n2 samples, 100.00% of instructions"})
+    EXPECT_NE(doc.find(std::string("<title>") + title), std::string::npos) << title;
+
+  r = reptest::run({REPORT_EXE, "--output", "svg", "-o", dir.file("one.svg"), "--event",
+                    "instructions", "--sysroot", root, log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  doc = reptest::read_file(dir.file("one.svg"));
+  EXPECT_NE(doc.find("<title>known_next\n1 sample, 50.00%\n"), std::string::npos);
+  EXPECT_EQ(doc.find("cpu-clock"), std::string::npos);
 }
 
 }  // namespace

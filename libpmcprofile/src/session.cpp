@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "pmclog/event_names.h"
+#include "pmclog/legacy_clock.h"
 #include "pmclog/open.h"
 #include "pmclog/pmclog.h"
 
@@ -54,7 +55,7 @@ struct Held {
 struct QueueItem {
   static constexpr uint32_t kInline = 0xFFFFFFFFu;
   uint64_t key, seq;
-  uint64_t time;  // for --from/--to: the TSC, or legacy seconds and (28-bit) nanoseconds
+  uint64_t time;  // for --from/--to: the TSC, or legacy ns after the first record
   uint64_t offset;  // the record's, for a message about its sample (Sample::offset)
   const uint8_t* at;  // the record in a mapped log (pages behind the oldest one can go)
   pmclog::AddrView pcs;  // kInline: the frames, in the mapping
@@ -90,11 +91,14 @@ class Replay {
   void push(const pmclog::Record& r) {
     ++rep_.records;
     // Legacy headers keep only 28 bits of tv_nsec (format.md §3.2), too few to order by, and
-    // legacy kernels write one buffer per owner: file order is their time order.
+    // legacy kernels write one buffer per owner: file order is their time order. Their
+    // times are unwrapped in that order (format.md §3.5); one before the first record is 0.
     const uint64_t key = abi_.legacy() ? 0 : r.header.tsc;
-    const uint64_t time = abi_.legacy()
-                              ? uint64_t{r.header.ts_sec} * 1000000000ull + r.header.ts_nsec
-                              : r.header.tsc;
+    uint64_t time = r.header.tsc;
+    if (abi_.legacy()) {
+      const int64_t since = clock_.since_first(r.header.ts_sec, r.header.ts_nsec);
+      time = since < 0 ? 0 : static_cast<uint64_t>(since);
+    }
     QueueItem it{key, seq_++, time, r.offset, r.raw.data(), {}, 0, QueueItem::kInline, 0, 0, 0, 0};
     // Multipart chains (format.md §17) are copied: their stack is a part of the slots.
     if (mapped_ && r.kind == Kind::callchain && !pmclog::is_multipart(r)) {
@@ -633,6 +637,7 @@ class Replay {
   std::vector<uint64_t> pcs_;  // the frames of the callchain being replayed
   bool started_ = false;
   uint64_t start_key_ = 0;
+  pmclog::LegacyClock clock_;  // legacy logs: every record's header, in file order
   uint64_t offset_ = 0;  // the record being replayed
   uint64_t tsc_freq_ = 0;
   uint32_t cputype_ = 0;

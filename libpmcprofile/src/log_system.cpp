@@ -54,6 +54,7 @@ std::string lower(std::string s) {
 }  // namespace
 
 bool is_freebsd_release(std::string_view r) {
+  if (r.find("FreeBSD") != std::string_view::npos) return true;  // a whole `uname -sr`
   // MAJOR.MINOR-BRANCH: the branch names FreeBSD's newvers.sh gives.
   size_t i = 0;
   const auto digits = [&] {

@@ -198,6 +198,14 @@ TEST_F(Foreign, UnresolvedNameIsTheSameWithAndWithoutASysroot) {
       << r.err;
 }
 
+TEST(ForeignRelease, FreeBsdReleasesAreToldFromLinuxOnes) {
+  for (const char* r : {"14.3-RELEASE", "14.3-RELEASE-p2", "15.0-CURRENT", "13.4-STABLE", "14.0-BETA3",
+                        "14.2-RC1", "FreeBSD 14.3-RELEASE"})
+    EXPECT_TRUE(pmcprofile::is_freebsd_release(r)) << r;
+  for (const char* r : {"6.1.0-18-amd64", "5.15.0-91-generic", "6.8.0", "14.3", "14-RELEASE", ""})
+    EXPECT_FALSE(pmcprofile::is_freebsd_release(r)) << r;
+}
+
 TEST_F(Foreign, LinuxLogsStillUseThisMachinesFiles) {
   // pmclog-record's marks: a "[vdso]" mapping, or a container with a Linux release. Linux
   // libraries carry no brand, and this one has none: it is taken.

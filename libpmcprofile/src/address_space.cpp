@@ -57,6 +57,7 @@ void AddressSpaces::map_in(uint32_t pid, uint64_t start, std::string_view path, 
   const bool kernel = pid == kKernelPid;
   const ObjectId id = objects_.intern(path, kernel);
   ObjectInfo& o = objects_.info_mutable(id);
+  o.mapped_in = true;  // unresolved frames are named by their distance from `start`
   Mapping map{end, id, start};
   if (o.kallsyms) {
     if (start != o.kallsyms_text) {

@@ -789,12 +789,20 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   // reader's own release would drop pages the window still reads).
   Replay replay(tables_, objects_, opt_, log.reader->abi(), event_matched_, f, rep, pool_->held,
                 log.mapped);
+  // The log's system, from what is read ahead of the replay: objects are checked against it.
+  LogSystemProbe system(log.reader->abi(), log.detection.container);
+  objects_.set_log(&system);
+  struct Unset {
+    ObjectTable& t;
+    ~Unset() { t.set_log(nullptr); }
+  } unset{objects_};
   pmclog::LogReader& rd = *log.reader;
   uint64_t count = 0;
   for (;;) {
     pmclog::Error err;
     const pmclog::Step st2 = rd.for_each(
         [&](const pmclog::Record& r) {
+          system.see(r);
           replay.push(r);
           if ((++count & 0xFFFF) == 0 && opt_.progress) opt_.progress(r.offset, total);
           return !capped_at_;

@@ -480,8 +480,8 @@ TEST(Pprof, FleetMergedProfileIsTheSumOfTheTen) {
   reptest::TempDir dir;
   // The fake FreeBSD sysroot of the synthetic tests: names for some frames, not all.
   const std::string root = dir.file("root");
-  reptest::copy_file(FAKE_LIBC, root + "/lib/libc.so.7");
-  reptest::copy_file(FAKE_PROG, root + "/usr/bin/fakeprog");
+  reptest::copy_as_freebsd_elf(FAKE_LIBC, root + "/lib/libc.so.7");
+  reptest::copy_as_freebsd_elf(FAKE_PROG, root + "/usr/bin/fakeprog");
   constexpr uint64_t kLib = 0x800200000;
   const uint64_t lib_exec = reptest::exec_segment_page(FAKE_LIBC);
   const uint64_t memcpy_ = kLib + reptest::symbol_address(FAKE_LIBC, "fbsd_memcpy");

@@ -217,8 +217,8 @@ struct Svg : ::testing::Test {
 
   void SetUp() override {
     root = dir.file("root");
-    reptest::copy_file(FAKE_LIBC, root + "/lib/libc.so.7");
-    reptest::copy_file(FAKE_PROG, root + "/usr/bin/fakeprog");
+    reptest::copy_as_freebsd_elf(FAKE_LIBC, root + "/lib/libc.so.7");
+    reptest::copy_as_freebsd_elf(FAKE_PROG, root + "/usr/bin/fakeprog");
     const uint64_t lib_exec = reptest::exec_segment_page(FAKE_LIBC);
     memcpy_ = kLibBase + reptest::symbol_address(FAKE_LIBC, "fbsd_memcpy");
     write_ = kLibBase + reptest::symbol_address(FAKE_LIBC, "fbsd_write");
@@ -552,7 +552,7 @@ TEST_F(Svg, KernelUserAndUnresolvedPalettesAndSeveralEvents) {
       sample(kPmcA, {kwrite + 1, memcpy_ + 2, work + 2}, false),
       sample(kPmcA, {0x900000010, work + 2}), sample(kPmcA, {memcpy_ + 1, work + 2}),
       sample(kPmcB, {qsort_ + 1, work + 2}), R"({"type":"closelog"})"});
-  const Graph g = parse_svg(svg({"--sysroot", root, "--kernel", FAKE_LIBC, log}));
+  const Graph g = parse_svg(svg({"--sysroot", root, "--kernel", root + "/lib/libc.so.7", log}));
   const Frame* k = g.find("fbsd_write");
   const Frame* u = g.find("fbsd_memcpy");
   const Frame* q = g.find("libmissing.so.1+0x10");
@@ -600,7 +600,7 @@ TEST_F(Svg, HostileNamesStayText) {
   // A function and a command named to break out of the markup and the script's CDATA.
   const std::string evil = "<script>alert(1)</script>]]>&\"'";
   const std::string comm = "]]><b>x&y'";
-  reptest::copy_file(FAKE_PROG, root + "/usr/bin/" + comm);
+  reptest::copy_as_freebsd_elf(FAKE_PROG, root + "/usr/bin/" + comm);
   ASSERT_EQ(reptest::run({"/usr/bin/objcopy", "--redefine-sym", "fakeprog_work=" + evil,
                           root + "/usr/bin/" + comm}).status, 0);
   const std::string log = reptest::write_log(dir, "h.pmclog", {

@@ -191,8 +191,7 @@ int main(int argc, char** argv) {
   cfg.profile.progress = [&](uint64_t d, uint64_t t) { progress.update(d, t); };
   pmcprofile::Session session(cfg.profile);
   // perf-script's text grows with the samples: it is written as the logs are read, input
-  // after input, so that nothing is kept per sample (on standard output it comes before
-  // the other outputs there).
+  // after input, so that nothing is kept per sample.
   std::vector<std::unique_ptr<report::PerfScriptWriter>> scripts(cfg.outputs.size());
   std::vector<pmclog::tools::OutputError> script_errors(cfg.outputs.size());
   std::function<void(const pmcprofile::Sample&)> each_sample;
@@ -238,6 +237,9 @@ int main(int argc, char** argv) {
     std::cerr << kTool << ": warning: no event named '" << pmclog::display_path(e)
               << "' in the input\n";
   session.symbolize();
+  // perf-script's last piece, before any other output: on standard output its text comes first.
+  for (auto& w : scripts)
+    if (w) w->finish();
 
   bool top_written = false;
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {
@@ -257,7 +259,6 @@ int main(int argc, char** argv) {
       continue;
     }
     if (scripts[i]) {  // written while reading
-      scripts[i]->finish();
       if (report_write_error(script_errors[i])) return 2;
       continue;
     }

@@ -80,11 +80,19 @@ PerfScriptWriter::PerfScriptWriter(pmcprofile::Session& s, const Config& cfg,
   chunk_.reserve(kChunk + (kChunk >> 1));
 }
 
-const std::string& PerfScriptWriter::safe_text(std::vector<std::string>& cache,
-                                               const std::vector<std::string>& from, uint32_t id) {
-  // Tables grow while the logs are read: names are escaped when first printed.
-  while (cache.size() < from.size()) cache.push_back(pmclog::terminal_safe(from[cache.size()]));
-  return cache[id];
+const std::string& PerfScriptWriter::safe_text(Names& cache, const std::vector<std::string>& from,
+                                               uint32_t id) {
+  // Tables grow while the logs are read, and an event met before its allocation record is
+  // named by it later: a name is escaped again when it is not the one escaped before.
+  if (cache.raw.size() < from.size()) {
+    cache.raw.resize(from.size());
+    cache.safe.resize(from.size());
+  }
+  if (cache.safe[id].empty() || cache.raw[id] != from[id]) {
+    cache.raw[id] = from[id];
+    cache.safe[id] = pmclog::terminal_safe(from[id]);
+  }
+  return cache.safe[id];
 }
 
 void PerfScriptWriter::sample(const pmcprofile::Sample& smp) {

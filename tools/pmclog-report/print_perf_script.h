@@ -22,18 +22,22 @@ class PerfScriptWriter {
   void finish();
 
  private:
+  // Escaped names by id, with the name each was made from.
+  struct Names {
+    std::vector<std::string> raw, safe;
+  };
   const std::string& frame_text(pmcprofile::FrameId id);
-  const std::string& safe_text(std::vector<std::string>& cache, const std::vector<std::string>& from,
-                               uint32_t id);
+  const std::string& safe_text(Names& cache, const std::vector<std::string>& from, uint32_t id);
 
   pmcprofile::Session& s_;
   bool inlines_;
   std::function<void(std::string_view)> sink_;
   std::string chunk_;
-  // Made once each, by id: the " SYM+0xOFF (DSO)\n" ends of a frame's lines (a frame holds
-  // one line per function, inlined calls first), escaped event and command names.
-  std::vector<std::string> frame_text_, events_, comms_;
+  // Made once each, by frame: the " SYM+0xOFF (DSO)\n" ends of its lines (a frame holds one
+  // line per function, inlined calls first).
+  std::vector<std::string> frame_text_;
   std::vector<bool> made_;
+  Names events_, comms_;
 };
 
 }  // namespace report

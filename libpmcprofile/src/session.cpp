@@ -353,6 +353,7 @@ class Replay {
     stack_count_ = 0;
     arena_.clear();
     stack_frames_.clear();
+    stack_addresses_.clear();
     comm_ids_.clear();
     thread_ids_.clear();
     last_thread_valid_ = false;
@@ -547,13 +548,14 @@ class Replay {
       if (index_[at].hash != hash) continue;
       const uint64_t* c = arena_.data() + index_[at].off;
       if (c[0] == w0 && c[1] == w1 && c[2] == w2 && same(c + kStackHeader, pcs, n)) {
-        deliver(ev, comm, pid, tid, thread, cpu, t, user,
-                {stack_frames_.data() + c[3], static_cast<size_t>(c[4] >> 32)},
-                static_cast<uint32_t>(c[4]));
+        const size_t kept = static_cast<size_t>(c[4] >> 32);
+        deliver(ev, comm, pid, tid, thread, cpu, t, user, {stack_frames_.data() + c[3], kept},
+                {stack_addresses_.data() + c[3], kept}, static_cast<uint32_t>(c[4]));
         return;
       }
     }
     frames_.clear();
+    addresses_.clear();
     for (size_t k = 0; k < n; ++k) {
       const uint64_t a = pcs[k];
       // Kernel-mode records may hold kernel frames then user frames (PMC_F_USERCALLCHAIN):
@@ -564,6 +566,7 @@ class Replay {
       fr.where = kernel ? as_.resolve_kernel(a) : as_.resolve_user(pid, a);
       fr.caller = k > 0;
       frames_.push_back(t_.frame(fr));
+      addresses_.push_back(a);
     }
     if (frames_.empty()) {
       ++rep_.empty;
@@ -574,7 +577,8 @@ class Replay {
     arena_.insert(arena_.end(), {w0, w1, w2, stack_frames_.size(), uint64_t{frames_.size()} << 32 | id});
     arena_.insert(arena_.end(), pcs, pcs + n);
     stack_frames_.insert(stack_frames_.end(), frames_.begin(), frames_.end());
-    deliver(ev, comm, pid, tid, thread, cpu, t, user, frames_, id);
+    stack_addresses_.insert(stack_addresses_.end(), addresses_.begin(), addresses_.end());
+    deliver(ev, comm, pid, tid, thread, cpu, t, user, frames_, addresses_, id);
   }
 
   // No early exit: stacks that hash alike are nearly always equal.
@@ -597,7 +601,8 @@ class Replay {
   }
 
   void deliver(uint32_t ev, uint32_t comm, uint32_t pid, uint32_t tid, uint32_t thread,
-               uint32_t cpu, double t, bool user, std::span<const FrameId> frames, uint32_t id) {
+               uint32_t cpu, double t, bool user, std::span<const FrameId> frames,
+               std::span<const uint64_t> addresses, uint32_t id) {
     ++rep_.kept;
     Sample s;
     s.stack_id = id;
@@ -611,6 +616,7 @@ class Replay {
     s.time = t;
     s.user_mode = user;
     s.frames = frames;
+    s.addresses = addresses;
     s.offset = offset_;
     sink_(s);
   }
@@ -646,6 +652,7 @@ class Replay {
   std::unordered_set<uint32_t> unnamed_;  // pmcs sampled before their allocation
   std::unordered_map<uint32_t, std::string> comm_, threads_;
   std::vector<FrameId> frames_;
+  std::vector<uint64_t> addresses_;  // the run-time address of each of frames_
   // The stacks seen in this epoch: kStackHeader words and the pcs of each in one arena,
   // found through an open-addressing index by stack_hash(); their frames in another.
   // An index entry of an older generation is empty, so that invalidate() clears it in one step.
@@ -654,6 +661,7 @@ class Replay {
   size_t stack_count_ = 0;
   std::vector<uint64_t> arena_;
   std::vector<FrameId> stack_frames_;
+  std::vector<uint64_t> stack_addresses_;  // beside stack_frames_, the same offsets
   struct IndexSlot {
     uint64_t hash = 0;
     uint32_t off = 0;  // in arena_
@@ -689,7 +697,7 @@ std::vector<std::string> Session::unmatched_events() const {
   return out;
 }
 
-InputReport Session::add_log(const std::string& name) {
+InputReport Session::add_log(const std::string& name, const std::function<void(const Sample&)>& also) {
   if (opt_.by_file) {
     profiles_.emplace_back();
     profiles_.back().name = pmclog::input_display_name(name);  // "(stdin)" for "-"
@@ -746,7 +754,7 @@ InputReport Session::add_log(const std::string& name) {
       }
     }
     p->add(n);
-    if (opt_.keep_timeline) p->timeline.push_back({s.time, n, s.cpu, s.tid});
+    if (also) also(s);
     if (p->event_samples.size() <= s.event) p->event_samples.resize(s.event + 1);
     ++p->event_samples[s.event];
   });

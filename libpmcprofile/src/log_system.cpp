@@ -89,7 +89,7 @@ LogSystemProbe::LogSystemProbe(const pmclog::Abi& abi,
     sys_.kernel_build_id = lower(si->kernel_build_id);
     if (si->os_release.empty()) continue;
     container_says_ = true;
-    sys_.os = is_freebsd_release(si->os_release) ? LogOs::freebsd : LogOs::linux;
+    sys_.os = is_freebsd_release(si->os_release) ? LogOs::freebsd : LogOs::gnu_linux;
     sys_.os_evidence = "the container's SYSINFO says \"" + si->os_release + "\"";
   }
 }
@@ -121,7 +121,7 @@ const LogSystem& LogSystemProbe::settle() {
   if (sys_.machine == 0) sys_.machine = cputype_machine_ != 0 ? cputype_machine_ : cpuid_machine_;
   if (container_says_) return sys_;
   if (linux_mark_) {
-    sys_.os = LogOs::linux;
+    sys_.os = LogOs::gnu_linux;
     sys_.os_evidence = linux_evidence_;
   } else {
     sys_.os = LogOs::freebsd;

@@ -67,7 +67,7 @@ void read_notes(Elf_Data* d, ElfLayout& l) {
       // either byte order.
       const bool zero = base[desc_at] == 0 && base[desc_at + 1] == 0 && base[desc_at + 2] == 0 &&
                         base[desc_at + 3] == 0;
-      l.os_note = zero ? ElfOsNote::linux : ElfOsNote::other;
+      l.os_note = zero ? ElfOsNote::gnu_linux : ElfOsNote::other;
     } else if (owner == std::string_view("FreeBSD\0", 8) && nh.n_type == kNtAbiTag &&
                l.os_note == ElfOsNote::none) {
       l.os_note = ElfOsNote::freebsd;
@@ -101,10 +101,10 @@ bool runs(uint16_t kernel_machine, uint16_t m) {
 }
 
 // The OS an ELF file is branded for, as a reason's first words.
-enum class Brand : uint8_t { freebsd, linux, other, none };
+enum class Brand : uint8_t { freebsd, gnu_linux, other, none };
 Brand brand_of(const ElfLayout& l) {
   if (l.osabi == kOsAbiFreeBsd || l.os_note == ElfOsNote::freebsd) return Brand::freebsd;
-  if (l.osabi == kOsAbiGnu || l.os_note == ElfOsNote::linux) return Brand::linux;
+  if (l.osabi == kOsAbiGnu || l.os_note == ElfOsNote::gnu_linux) return Brand::gnu_linux;
   if (l.osabi != 0 || l.os_note == ElfOsNote::other) return Brand::other;
   return Brand::none;
 }
@@ -124,8 +124,8 @@ std::string refusal(const ElfLayout& l, const LogSystem& sys, bool kernel, bool 
     case Brand::freebsd:
       if (sys.os != LogOs::freebsd) return "FreeBSD ELF" + from;
       break;
-    case Brand::linux:
-      if (sys.os != LogOs::linux) return "Linux ELF" + from;
+    case Brand::gnu_linux:
+      if (sys.os != LogOs::gnu_linux) return "Linux ELF" + from;
       break;
     case Brand::other:
       return "ELF for OS ABI " + std::to_string(l.osabi) + from;
@@ -263,7 +263,7 @@ void ObjectTable::locate(ObjectInfo& o) {
     // This machine's running kernel: only for a Linux log of it (the _text check that
     // AddressSpaces makes, and the build id when the log's container names one).
     if (const LogSystem* sys = system(o.system)) {
-      o.refused = sys->os != LogOs::linux ? std::string("this machine's kernel, log from ") + sys->os_name()
+      o.refused = sys->os != LogOs::gnu_linux ? std::string("this machine's kernel, log from ") + sys->os_name()
                   : !sys->kernel_build_id.empty() && host_kernel_build_id() != sys->kernel_build_id
                       ? "this machine's kernel is not the log's (build id " + sys->kernel_build_id + ")"
                       : "";

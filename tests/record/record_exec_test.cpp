@@ -188,6 +188,13 @@ TEST(RecordExec, ReportIgnoresABiasGivenForAFixedAddressProgram) {
   exec[Field::dynaddr] = 0x400000;  // the image base, not a bias
   exec.text = kFarHot;
   sink.emit(exec, 2000);
+  // The [vdso] mapping this recorder logs for every process marks the log as Linux's, so the
+  // report may read this machine's program file.
+  RecordValue vdso = rec(Kind::map_in);
+  vdso[Field::pid] = 4242;
+  vdso[Field::start] = 0x7fff00000000;
+  vdso.text = "[vdso]";
+  sink.emit(vdso, 2000);
   for (int i = 0; i < 10; ++i) {
     RecordValue cc = rec(Kind::callchain);
     cc[Field::pid] = 4242;

@@ -293,8 +293,8 @@ TEST(PerfScript, RecordedWorkloadHasItsHotFunctionAtItsAddresses) {
 TEST(PerfScript, AddressesArePerProcessAndPeriodsPerPmc) {
   reptest::TempDir d;
   const std::string root = d.file("root");
-  reptest::copy_file(FAKE_LIBC, root + "/lib/libc.so.7");
-  reptest::copy_file(FAKE_PROG, root + "/usr/bin/fakeprog");
+  reptest::copy_as_freebsd_elf(FAKE_LIBC, root + "/lib/libc.so.7");
+  reptest::copy_as_freebsd_elf(FAKE_PROG, root + "/usr/bin/fakeprog");
   const uint64_t lib_exec = reptest::exec_segment_page(FAKE_LIBC);
   const uint64_t memcpy_at = reptest::symbol_address(FAKE_LIBC, "fbsd_memcpy");
   const uint64_t write_at = reptest::symbol_address(FAKE_LIBC, "fbsd_write");

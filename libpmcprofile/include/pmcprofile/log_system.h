@@ -28,7 +28,7 @@
 
 namespace pmcprofile {
 
-enum class LogOs : uint8_t { freebsd, linux };
+enum class LogOs : uint8_t { freebsd, gnu_linux };  // not "linux": GNU modes predefine that macro
 
 struct LogSystem {
   LogOs os = LogOs::freebsd;

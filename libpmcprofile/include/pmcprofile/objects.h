@@ -33,7 +33,7 @@ struct LocateOptions {
 
 // The OS an ELF file's ABI note names: FreeBSD's .note.tag (owner "FreeBSD", NT_FREEBSD_ABI_TAG)
 // or GNU's .note.ABI-tag (owner "GNU", NT_GNU_ABI_TAG, whose first word is the OS: 0 Linux).
-enum class ElfOsNote : uint8_t { none, freebsd, linux, other };
+enum class ElfOsNote : uint8_t { none, freebsd, gnu_linux, other };
 
 // What the ELF program headers say (all zero when the file is missing or not ELF).
 struct ElfLayout {

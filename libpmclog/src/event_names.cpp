@@ -86,8 +86,8 @@ AllocationEvent allocation_event(uint32_t code, uint32_t flags, const EventNamin
   if (n.cpuid.empty()) {
     e.note = what + ", but the log's INITIALIZE gives no cpuid to choose a table by";
   } else if (!n.pmu) {
-    e.note = what + " for " + std::string(n.cpuid) +
-             "; the recording system's libpmc names it: --sysroot or --libpmc";
+    e.note = what + " for " + std::string(n.cpuid) + "; the recording system's libpmc names it" +
+             (n.missing.empty() ? std::string(": --sysroot or --libpmc") : ", but " + std::string(n.missing));
   } else {
     PmuEventName p = pmu_event_name(*n.pmu, n.cpuid, code);
     e.name = p.name;

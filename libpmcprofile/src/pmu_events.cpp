@@ -481,4 +481,19 @@ std::optional<std::string> libpmc_in_sysroot(const std::string& root) {
   return std::nullopt;
 }
 
+LibpmcOption load_libpmc(const std::string& sysroot, const std::string& libpmc) {
+  LibpmcOption o;
+  if (libpmc.empty() && sysroot.empty()) return o;
+  const auto file = libpmc.empty() ? libpmc_in_sysroot(sysroot) : std::optional<std::string>(libpmc);
+  if (!file) {
+    o.missing = sysroot + " has no usr/lib/libpmc.so.5 or usr/lib/libpmc.a: --libpmc FILE";
+    return o;
+  }
+  PmuEventsRead r = read_pmu_events(*file);
+  if (r.error.empty()) o.events = std::move(r.events);
+  else if (libpmc.empty()) o.missing = r.error;
+  else o.error = r.error;
+  return o;
+}
+
 }  // namespace pmcprofile

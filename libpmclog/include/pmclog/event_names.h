@@ -63,6 +63,7 @@ struct EventNaming {
   std::string_view cpuid;                                    // INITIALIZE's (modern)
   const std::map<uint32_t, std::string>* dynamic = nullptr;  // soft events, as event_name()
   const PmuEvents* pmu = nullptr;  // the recording system's libpmc (--sysroot, --libpmc)
+  std::string_view missing;        // why pmu is null although asked for ("" if not asked)
 };
 
 struct AllocationEvent {

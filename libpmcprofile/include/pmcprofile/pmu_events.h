@@ -32,4 +32,14 @@ PmuEventsRead read_pmu_events(const std::string& file);
 // nullopt when the system has neither.
 std::optional<std::string> libpmc_in_sysroot(const std::string& root);
 
+// What a tool's --libpmc FILE and --sysroot ROOT give (FILE wins): the tables, or why there
+// are none. A FILE that cannot be read is an error (the user named it); a ROOT without a
+// readable libpmc only leaves EV_PMU events unnamed, so that is `missing`, for the notes.
+struct LibpmcOption {
+  std::optional<pmclog::PmuEvents> events;
+  std::string missing;
+  std::string error;
+};
+LibpmcOption load_libpmc(const std::string& sysroot, const std::string& libpmc);
+
 }  // namespace pmcprofile

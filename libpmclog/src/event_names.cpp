@@ -91,7 +91,7 @@ AllocationEvent allocation_event(uint32_t code, uint32_t flags, const EventNamin
   } else {
     PmuEventName p = pmu_event_name(*n.pmu, n.cpuid, code);
     e.name = p.name;
-    if (e.name.empty()) e.note = what + " for " + std::string(n.cpuid) + " has no name: " + p.why;
+    if (e.name.empty()) e.note = what + " for " + std::string(n.cpuid) + " is unnamed: " + p.why;
   }
   if (e.name.empty()) e.label = std::string("pmu-event-") + idx;
   return e;

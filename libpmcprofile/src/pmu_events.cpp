@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <libelf.h>
 #include <unistd.h>
 
@@ -52,7 +53,8 @@ struct Pointer {
 // section bytes, symbols, and the relocation that applies to each pointer slot.
 class Image {
  public:
-  explicit Image(Elf* e) : e_(e) {}
+  // `file_size`: the object's bytes (the member's, in an archive).
+  Image(Elf* e, uint64_t file_size) : e_(e), file_size_(file_size) {}
 
   std::string load() {
     GElf_Ehdr eh;
@@ -63,8 +65,7 @@ class Image {
     big_endian_ = eh.e_ident[EI_DATA] == ELFDATA2MSB;
     ptr_ = eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
     machine_ = eh.e_machine;
-    size_t file_size = 0;
-    elf_rawfile(e_, &file_size);
+    const uint64_t file_size = file_size_;
     const uint64_t headers_end = eh.e_shoff + uint64_t{eh.e_shnum} * eh.e_shentsize;
     if (eh.e_shoff == 0 || headers_end > file_size)
       return "the file is cut short or damaged: its section headers (" + std::to_string(eh.e_shnum) +
@@ -310,6 +311,7 @@ class Image {
   }
 
   Elf* e_;
+  uint64_t file_size_;
   bool relocatable_ = false, big_endian_ = false;
   unsigned ptr_ = 8;
   unsigned machine_ = 0;
@@ -439,13 +441,17 @@ PmuEventsRead read_pmu_events(const std::string& file) {
     int fd;
     ~FdCloser() { close(fd); }
   } closer{fd};
+  struct stat st;
+  const uint64_t file_size = fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  // elf_rawfile() is not used for sizes: on an archive member it copies the member, and
+  // elf_end() does not free the copy.
   ElfPtr top(elf_begin(fd, ELF_C_READ, nullptr));
   if (!top) return fail(std::string("cannot be read as ELF (") + elf_errmsg(-1) + ")");
   bool found = false, regex = false;
-  auto visit = [&](Elf* e, const std::string& member) -> std::string {
+  auto visit = [&](Elf* e, const std::string& member, uint64_t size) -> std::string {
     const std::string in = member.empty() ? "" : "member " + member + ": ";
     if (elf_kind(e) != ELF_K_ELF) return member.empty() ? "not an ELF file or an ar archive" : "";
-    Image img(e);
+    Image img(e, size);
     if (auto err = img.load(); !err.empty()) return in + err;
     regex = regex || img.calls("regexec");
     if (found) return {};
@@ -463,9 +469,9 @@ PmuEventsRead read_pmu_events(const std::string& file) {
       const std::string name = ah && ah->ar_name ? ah->ar_name : "?";
       cmd = elf_next(m);
       if (name == "/" || name == "//" || name == "/SYM64/") continue;  // index and names
-      if (auto err = visit(m, name); !err.empty()) return fail(err);
+      if (auto err = visit(m, name, ah ? ah->ar_size : 0); !err.empty()) return fail(err);
     }
-  } else if (auto err = visit(top.get(), ""); !err.empty()) {
+  } else if (auto err = visit(top.get(), "", file_size); !err.empty()) {
     return fail(err);
   }
   if (!found)

@@ -122,8 +122,9 @@ class Image {
   // Where the object that starts at `l` ends: its symbol's size, else the next thing known to
   // start after it in its section (a symbol or one of `starts`), else the section's end.
   uint64_t extent(Loc l, const std::vector<Loc>& starts) const {
-    if (auto it = sizes_.find(key(l)); it != sizes_.end()) return it->second;
     uint64_t end = secs_[l.sec].size;
+    if (l.off >= end) return 0;  // a damaged symbol's value
+    if (auto it = sizes_.find(key(l)); it != sizes_.end()) return it->second;
     auto next = [&](Loc o) {
       if (o.sec == l.sec && o.off > l.off) end = std::min(end, o.off);
     };

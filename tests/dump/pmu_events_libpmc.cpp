@@ -6,8 +6,6 @@
 // The tables are static, the map global, as FreeBSD's generator writes them. The tests know
 // these names: index 0x6a of the Silvermont table is cpu_clk_unhalted.core_p, after a block
 // of nameless (metric) entries that an index counts as well.
-#include <cstddef>
-
 #if PMU_REGEX
 #include <regex.h>
 #endif

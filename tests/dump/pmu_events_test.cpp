@@ -95,6 +95,15 @@ TEST(PmuEvents, EveryLayoutAndCpuidRuleNamesTheIndex) {
     for (const char* ext : {"so", "a"}) expect_named({"--libpmc", lib(v, ext)}, log, std::string(v) + "." + ext);
 }
 
+// The machines' own ELF flavours: i386 (32-bit pointers, REL relocations whose addend is in
+// the slot), aarch64 (R_AARCH64_RELATIVE) and powerpc64 (big-endian).
+TEST(PmuEvents, OtherMachinesLibraries) {
+  ASSERT_TRUE(PMU_CROSS_BUILT) << "clang++-14 and ld.lld are needed to build them (scripts/setup.sh)";
+  const std::string log = make_log("cross");
+  for (const char* tg : {"i386-linux-gnu", "aarch64-linux-gnu", "powerpc64-linux-gnu"})
+    expect_named({"--libpmc", lib(std::string("12_exact_") + tg, "so")}, log, tg);
+}
+
 // --sysroot DIR reads DIR/usr/lib/libpmc.so.5, or DIR/usr/lib/libpmc.a when there is no .so.
 TEST(PmuEvents, SysrootHoldsTheLibrary) {
   const std::string log = make_log("sys");

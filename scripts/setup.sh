@@ -10,6 +10,7 @@ packages=(
   python3 jq gzip zstd xz-utils bzip2 valgrind
   libdw-dev libelf-dev elfutils binutils
   protobuf-compiler libprotobuf-dev
+  golang-go golang-github-google-pprof-dev
   chromium fonts-dejavu-core
   mandoc man-db bash-completion dpkg-dev
 )

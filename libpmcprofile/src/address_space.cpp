@@ -3,6 +3,8 @@
 namespace pmcprofile {
 
 constexpr uint32_t kKernelPid = 0xFFFFFFFFu;
+constexpr uint16_t kEtExec = 2;  // ELF e_type of a fixed-address executable
+constexpr uint16_t kEtDyn = 3;   // of a PIE or shared object
 
 void AddressSpaces::add(Maps& m, uint64_t start, Mapping map) { m[start] = map; }
 
@@ -15,10 +17,12 @@ void AddressSpaces::exec(uint32_t pid, std::string_view path, uint64_t entryaddr
   objects_.info_mutable(id).execed = true;
   const ObjectInfo& o = objects_.info(id);
   if (o.layout.valid) {
-    if (two_address_form && dynaddr != 0) {
-      // dynaddr is the load base of a PIE (0 for a fixed-address executable).
+    // dynaddr is the load base of a PIE (0 for a fixed-address executable). A fixed-address
+    // executable runs at its own addresses whatever the log says: a writer that logged its
+    // image base there would shift every frame by it.
+    if (two_address_form && dynaddr != 0 && o.layout.type != kEtExec) {
       add(m, dynaddr + o.layout.exec_lo, {dynaddr + o.layout.exec_hi, id, dynaddr});
-    } else if (o.layout.type != 3 /* ET_DYN */) {
+    } else if (o.layout.type != kEtDyn) {
       add(m, o.layout.exec_lo, {o.layout.exec_hi, id, 0});
     }
     // The run-time linker. pmclog-record logs the image base instead (twice in M10): a
@@ -45,13 +49,15 @@ void AddressSpaces::attach(uint32_t pid, std::string_view path) {
   Maps& m = procs_[pid];
   const ObjectId id = objects_.intern(path);
   const ObjectInfo& o = objects_.info(id);
-  if (o.layout.valid && o.layout.type != 3) add(m, o.layout.exec_lo, {o.layout.exec_hi, id, 0});
+  if (o.layout.valid && o.layout.type != kEtDyn)
+    add(m, o.layout.exec_lo, {o.layout.exec_hi, id, 0});
 }
 
 void AddressSpaces::map_in(uint32_t pid, uint64_t start, std::string_view path, uint64_t end) {
   const bool kernel = pid == kKernelPid;
   const ObjectId id = objects_.intern(path, kernel);
   ObjectInfo& o = objects_.info_mutable(id);
+  o.mapped_in = true;  // unresolved frames are named by their distance from `start`
   Mapping map{end, id, start};
   if (o.kallsyms) {
     if (start != o.kallsyms_text) {
@@ -61,7 +67,9 @@ void AddressSpaces::map_in(uint32_t pid, uint64_t start, std::string_view path, 
     }
     map.bias = 0;  // kallsyms holds run-time addresses
   } else if (o.layout.valid) {
-    map.bias = start - o.layout.exec_lo;
+    // A user program built for a fixed address has no bias wherever the mapping is said to
+    // start (a kernel image may: KASLR slides vmlinux, an ET_EXEC too).
+    map.bias = o.layout.type == kEtExec && !kernel ? 0 : start - o.layout.exec_lo;
     if (end == UINT64_MAX) map.end = map.bias + o.layout.exec_hi;
   } else if (kernel && is_kernel_image_path(path)) {
     map.bias = 0;  // an unread kernel image: its frames keep their run-time addresses

@@ -60,6 +60,13 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+// An unresolved frame's offset is its distance from where the log places the object (the
+// MAP_IN start, its first executable page; else PROCEXEC's load base): the same whether or
+// not a file was found for it. A found file's addresses count from its own ELF addresses.
+uint64_t unresolved_offset(uint64_t address, const ObjectInfo& o) {
+  return o.mapped_in && o.layout.valid ? address - o.layout.exec_lo : address;
+}
+
 std::string base_name(const std::string& p) {
   const size_t s = p.rfind('/');
   return s == std::string::npos ? p : p.substr(s + 1);
@@ -83,11 +90,12 @@ void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
         std::string label;
         if (f.where.kernel && is_kernel_image_path(o.path)) {
           label = "[kernel] ";
+          label += hex(f.where.address);
         } else {
           label = o.name;
           label += '+';
+          label += hex(unresolved_offset(f.where.address, o));
         }
-        label += hex(f.where.address);
         refs.push_back({function({label, f.where.object, f.where.kernel, s.why}), false});
       } else {
         for (const SymbolFrame& sf : s.frames) {

@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "pmclog/event_names.h"
+#include "pmclog/legacy_clock.h"
 #include "pmclog/open.h"
 #include "pmclog/pmclog.h"
 
@@ -54,7 +55,7 @@ struct Held {
 struct QueueItem {
   static constexpr uint32_t kInline = 0xFFFFFFFFu;
   uint64_t key, seq;
-  uint64_t time;  // for --from/--to: the TSC, or legacy seconds and (28-bit) nanoseconds
+  uint64_t time;  // for --from/--to: the TSC, or legacy ns after the first record
   uint64_t offset;  // the record's, for a message about its sample (Sample::offset)
   const uint8_t* at;  // the record in a mapped log (pages behind the oldest one can go)
   pmclog::AddrView pcs;  // kInline: the frames, in the mapping
@@ -90,11 +91,14 @@ class Replay {
   void push(const pmclog::Record& r) {
     ++rep_.records;
     // Legacy headers keep only 28 bits of tv_nsec (format.md §3.2), too few to order by, and
-    // legacy kernels write one buffer per owner: file order is their time order.
+    // legacy kernels write one buffer per owner: file order is their time order. Their
+    // times are unwrapped in that order (format.md §3.5); one before the first record is 0.
     const uint64_t key = abi_.legacy() ? 0 : r.header.tsc;
-    const uint64_t time = abi_.legacy()
-                              ? uint64_t{r.header.ts_sec} * 1000000000ull + r.header.ts_nsec
-                              : r.header.tsc;
+    uint64_t time = r.header.tsc;
+    if (abi_.legacy()) {
+      const int64_t since = clock_.since_first(r.header.ts_sec, r.header.ts_nsec);
+      time = since < 0 ? 0 : static_cast<uint64_t>(since);
+    }
     QueueItem it{key, seq_++, time, r.offset, r.raw.data(), {}, 0, QueueItem::kInline, 0, 0, 0, 0};
     // Multipart chains (format.md §17) are copied: their stack is a part of the slots.
     if (mapped_ && r.kind == Kind::callchain && !pmclog::is_multipart(r)) {
@@ -349,6 +353,7 @@ class Replay {
     stack_count_ = 0;
     arena_.clear();
     stack_frames_.clear();
+    stack_addresses_.clear();
     comm_ids_.clear();
     thread_ids_.clear();
     last_thread_valid_ = false;
@@ -549,13 +554,14 @@ class Replay {
       if (index_[at].hash != hash) continue;
       const uint64_t* c = arena_.data() + index_[at].off;
       if (c[0] == w0 && c[1] == w1 && c[2] == w2 && same(c + kStackHeader, pcs, n)) {
-        deliver(ev, comm, pid, tid, thread, cpu, t, user,
-                {stack_frames_.data() + c[3], static_cast<size_t>(c[4] >> 32)},
-                static_cast<uint32_t>(c[4]));
+        const size_t kept = static_cast<size_t>(c[4] >> 32);
+        deliver(ev, comm, pid, tid, thread, cpu, t, user, {stack_frames_.data() + c[3], kept},
+                {stack_addresses_.data() + c[3], kept}, static_cast<uint32_t>(c[4]));
         return;
       }
     }
     frames_.clear();
+    addresses_.clear();
     for (size_t k = 0; k < n; ++k) {
       const uint64_t a = pcs[k];
       // Kernel-mode records may hold kernel frames then user frames (PMC_F_USERCALLCHAIN):
@@ -566,6 +572,7 @@ class Replay {
       fr.where = kernel ? as_.resolve_kernel(a) : as_.resolve_user(pid, a);
       fr.caller = k > 0;
       frames_.push_back(t_.frame(fr));
+      addresses_.push_back(a);
     }
     if (frames_.empty()) {
       ++rep_.empty;
@@ -576,7 +583,8 @@ class Replay {
     arena_.insert(arena_.end(), {w0, w1, w2, stack_frames_.size(), uint64_t{frames_.size()} << 32 | id});
     arena_.insert(arena_.end(), pcs, pcs + n);
     stack_frames_.insert(stack_frames_.end(), frames_.begin(), frames_.end());
-    deliver(ev, comm, pid, tid, thread, cpu, t, user, frames_, id);
+    stack_addresses_.insert(stack_addresses_.end(), addresses_.begin(), addresses_.end());
+    deliver(ev, comm, pid, tid, thread, cpu, t, user, frames_, addresses_, id);
   }
 
   // No early exit: stacks that hash alike are nearly always equal.
@@ -599,7 +607,8 @@ class Replay {
   }
 
   void deliver(uint32_t ev, uint32_t comm, uint32_t pid, uint32_t tid, uint32_t thread,
-               uint32_t cpu, double t, bool user, std::span<const FrameId> frames, uint32_t id) {
+               uint32_t cpu, double t, bool user, std::span<const FrameId> frames,
+               std::span<const uint64_t> addresses, uint32_t id) {
     ++rep_.kept;
     Sample s;
     s.stack_id = id;
@@ -613,6 +622,7 @@ class Replay {
     s.time = t;
     s.user_mode = user;
     s.frames = frames;
+    s.addresses = addresses;
     s.offset = offset_;
     sink_(s);
   }
@@ -639,6 +649,7 @@ class Replay {
   std::vector<uint64_t> pcs_;  // the frames of the callchain being replayed
   bool started_ = false;
   uint64_t start_key_ = 0;
+  pmclog::LegacyClock clock_;  // legacy logs: every record's header, in file order
   uint64_t offset_ = 0;  // the record being replayed
   uint64_t tsc_freq_ = 0;
   uint32_t cputype_ = 0;
@@ -648,6 +659,7 @@ class Replay {
   std::unordered_set<uint32_t> unnamed_;  // pmcs sampled before their allocation
   std::unordered_map<uint32_t, std::string> comm_, threads_;
   std::vector<FrameId> frames_;
+  std::vector<uint64_t> addresses_;  // the run-time address of each of frames_
   // The stacks seen in this epoch: kStackHeader words and the pcs of each in one arena,
   // found through an open-addressing index by stack_hash(); their frames in another.
   // An index entry of an older generation is empty, so that invalidate() clears it in one step.
@@ -656,6 +668,7 @@ class Replay {
   size_t stack_count_ = 0;
   std::vector<uint64_t> arena_;
   std::vector<FrameId> stack_frames_;
+  std::vector<uint64_t> stack_addresses_;  // beside stack_frames_, the same offsets
   struct IndexSlot {
     uint64_t hash = 0;
     uint32_t off = 0;  // in arena_
@@ -691,7 +704,7 @@ std::vector<std::string> Session::unmatched_events() const {
   return out;
 }
 
-InputReport Session::add_log(const std::string& name) {
+InputReport Session::add_log(const std::string& name, const std::function<void(const Sample&)>& also) {
   if (opt_.by_file) {
     profiles_.emplace_back();
     profiles_.back().name = pmclog::input_display_name(name);  // "(stdin)" for "-"
@@ -748,7 +761,7 @@ InputReport Session::add_log(const std::string& name) {
       }
     }
     p->add(n);
-    if (opt_.keep_timeline) p->timeline.push_back({s.time, n, s.cpu, s.tid});
+    if (also) also(s);
     if (p->event_samples.size() <= s.event) p->event_samples.resize(s.event + 1);
     ++p->event_samples[s.event];
   });
@@ -791,12 +804,20 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   // reader's own release would drop pages the window still reads).
   Replay replay(tables_, objects_, opt_, log.reader->abi(), event_matched_, f, rep, pool_->held,
                 log.mapped);
+  // The log's system, from what is read ahead of the replay: objects are checked against it.
+  LogSystemProbe system(log.reader->abi(), log.detection.container);
+  objects_.set_log(&system);
+  struct Unset {
+    ObjectTable& t;
+    ~Unset() { t.set_log(nullptr); }
+  } unset{objects_};
   pmclog::LogReader& rd = *log.reader;
   uint64_t count = 0;
   for (;;) {
     pmclog::Error err;
     const pmclog::Step st2 = rd.for_each(
         [&](const pmclog::Record& r) {
+          system.see(r);
           replay.push(r);
           if ((++count & 0xFFFF) == 0 && opt_.progress) opt_.progress(r.offset, total);
           return !capped_at_;

@@ -1,6 +1,6 @@
 // Fuzz target: the report's address-space replay and aggregation (libpmcprofile): a log in,
 // a profile out, with no ELF file to be found (an empty sysroot, no kallsyms). The options
-// (keep_going, ibs, threads, cpus, timeline, a small reorder window) are drawn from the
+// (keep_going, ibs, threads, cpus, a sample observer, a small reorder window) are drawn from the
 // first byte. Properties:
 // - no crash, whatever MAP_IN/MAP_OUT/PROCEXEC/FORK/EXIT sequence the log holds;
 // - the session's sample count equals the number of CALLCHAIN and PCSAMPLE records a reader
@@ -8,7 +8,7 @@
 //   first error), resolved or not; its record count equals the records decoded;
 // - with no filter every sample is either kept or counted as empty (no frame), and the
 //   profile adds up: samples == kept == the sum of its nodes' self counts == the sum of its
-//   per-event counts (== the timeline's length when kept).
+//   per-event counts (== the samples an observer is handed, each with an address per frame).
 #include <fstream>
 #include <numeric>
 
@@ -43,10 +43,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opt.ibs = k & 2;
   opt.keep_threads = k & 4;
   opt.keep_cpus = k & 8;
-  opt.keep_timeline = k & 16;
   opt.reorder_window = (k & 32) ? 2 : size_t{1} << 16;
   pmcprofile::Session s(opt);
-  const pmcprofile::InputReport rep = s.add_log(path);
+  uint64_t observed = 0;
+  bool aligned = true;
+  const pmcprofile::InputReport rep =
+      (k & 16) ? s.add_log(path,
+                           [&](const pmcprofile::Sample& smp) {
+                             ++observed;
+                             aligned = aligned && smp.addresses.size() == smp.frames.size();
+                           })
+               : s.add_log(path);
   if (!rep.opened || rep.empty_input) return 0;
   s.symbolize();
 
@@ -75,7 +82,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         "the nodes' self counts do not add up to the total");
   check(std::accumulate(p.event_samples.begin(), p.event_samples.end(), uint64_t{0}) == p.samples,
         "the per-event counts do not add up to the total");
-  if (opt.keep_timeline) check(p.timeline.size() == p.samples, "the timeline misses samples");
+  if (k & 16) {
+    check(observed == p.samples, "the observer misses samples");
+    check(aligned, "a sample without an address per frame");
+  }
   for (size_t n = 0; n < p.nodes.size(); ++n)
     check(p.is_root(static_cast<pmcprofile::NodeId>(n)) || p.nodes[n].parent < n,
           "a node whose parent comes after it");

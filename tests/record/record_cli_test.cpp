@@ -447,6 +447,38 @@ TEST(RecordCli, UnknownEventIsAUsageError) {
   EXPECT_NE(r.err.find("no-such-event"), std::string::npos);
 }
 
+// The same event twice would be opened twice and every sample counted twice: refused before
+// anything runs, also under another of its names.
+TEST(RecordCli, SameEventTwiceIsAUsageError) {
+  TempDir dir;
+  const std::string marker = dir.file("ran");
+  for (const char* list : {"cpu-clock,cpu-clock", "cpu-clock,soft-clock.hard",
+                           "task-clock,page-faults,task-clock"}) {
+    SCOPED_TRACE(list);
+    auto r = run({kRecord, "-e", list, "-o", dir.file("x.pmclog"), "--", "sh", "-c",
+                  "touch '" + marker + "'"});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("same event"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("Try 'pmclog-record --help'."), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(dir.entries().empty()) << "nothing was run or written";
+}
+
+// Two hardware events that --fallback would both turn into cpu-clock: refused, not recorded
+// as one event twice (a machine with the counters records both).
+TEST(RecordCli, FallbackToAnEventAlreadyRecordedIsRefused) {
+  auto probe = run({kRecord, "--list-events"});
+  ASSERT_EQ(probe.status, 0);
+  if (listed_supported(probe.out, "cycles") || listed_supported(probe.out, "instructions"))
+    GTEST_SKIP() << "this machine has hardware counters";
+  TempDir dir;
+  auto r = run({kRecord, "--fallback", "-e", "cycles,instructions", "-o", dir.file("x.pmclog"),
+                "--", kCpuHot, "0.1"});
+  EXPECT_EQ(r.status, 125) << r.err;
+  EXPECT_NE(r.err.find("the same event twice"), std::string::npos) << r.err;
+  EXPECT_TRUE(dir.entries().empty());
+}
+
 TEST(RecordCli, HelpAndVersion) {
   auto h = run({kRecord, "--help"});
   EXPECT_EQ(h.status, 0);
@@ -682,7 +714,7 @@ TEST(RecordCli, DepthLimitAndGenerationCap) {
   const std::string out2 = dir.file("l2.pmclog");
   auto r2 = run({kRecord, "--generation", "L2", "--depth", "100", "-o", out2, "--", kCpuHot, "0.3"});
   ASSERT_EQ(r2.status, 0) << r2.err;
-  EXPECT_NE(r2.err.find("capped at 32"), std::string::npos) << r2.err;
+  EXPECT_NE(r2.err.find("capped at 32 (the depth limit of L2 logs)"), std::string::npos) << r2.err;
   Log l2 = read_log(out2);
   ASSERT_TRUE(l2.ok) << l2.error;
   EXPECT_EQ(l2.count(Kind::pmcallocatedyn), 0u);
@@ -702,6 +734,37 @@ TEST(RecordCli, DepthLimitAndGenerationCap) {
       }
     }
   }
+}
+
+// --depth up to the kernel's perf_event_max_stack records (the context markers are counted
+// apart by the kernel); above it, the depth is capped at it and the message says by what.
+TEST(RecordCli, DepthUpToTheKernelsMaximum) {
+  uint32_t max_stack = 0;
+  if (FILE* f = std::fopen("/proc/sys/kernel/perf_event_max_stack", "r")) {
+    if (std::fscanf(f, "%u", &max_stack) != 1) max_stack = 0;
+    std::fclose(f);
+  }
+  if (max_stack == 0 || max_stack >= 512) GTEST_SKIP() << "perf_event_max_stack " << max_stack;
+  TempDir dir;
+  for (uint32_t depth : {max_stack - 3, max_stack}) {
+    SCOPED_TRACE(depth);
+    const std::string out = dir.file(std::to_string(depth) + ".pmclog");
+    auto r = run({kRecord, "--generation", "M10", "--depth", std::to_string(depth), "-o", out,
+                  "--", kCpuHot, "0.1"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("capped"), std::string::npos) << r.err;
+    EXPECT_GE(read_log(out).count(Kind::callchain), 10u);
+  }
+  const std::string out = dir.file("above");
+  auto r = run({kRecord, "--generation", "M10", "--depth", std::to_string(max_stack + 1), "-o",
+                out, "--", kCpuHot, "0.1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("capped at " + std::to_string(max_stack) +
+                       " (kernel.perf_event_max_stack)"),
+            std::string::npos) << r.err;
+  const Log log = read_log(out);
+  EXPECT_GE(log.count(Kind::callchain), 10u);
+  for (auto* c : log.of(Kind::callchain)) EXPECT_LE(c->pcs.size(), max_stack);
 }
 
 TEST(RecordCli, CountingModeGivesEachProcessItsOwnTotal) {

@@ -243,14 +243,22 @@ TEST(RecordConversion, ExecForkExitTracking) {
   ASSERT_EQ(exec.size(), 1u);
   EXPECT_EQ(exec[0]->text, "/bin/prog");
   EXPECT_EQ((*exec[0])[Field::pid], 10u);
+  // A file that cannot be read: taken as loaded from its first byte, without a linker.
   EXPECT_EQ((*exec[0])[Field::dynaddr], 0x400000u) << "load base = start - file offset";
+  EXPECT_EQ((*exec[0])[Field::entryaddr], 0u) << "no linker known";
   ASSERT_EQ(log.count(Kind::map_in), 1u);
   auto fk = log.of(Kind::procfork);
   ASSERT_EQ(fk.size(), 1u);
   EXPECT_EQ((*fk[0])[Field::newpid], 11u);
   auto pc = log.of(Kind::proc_create);
-  ASSERT_EQ(pc.size(), 2u);  // the command, then its child
-  EXPECT_EQ(pc[1]->text, "prog") << "the child inherits the exec'd name";
+  ASSERT_EQ(pc.size(), 3u);  // the command, its new name at exec, then its child
+  EXPECT_EQ(pc[1]->text, "prog") << "renamed by its exec";
+  EXPECT_EQ(pc[2]->text, "prog") << "the child inherits the exec'd name";
+  std::vector<std::string> thread_names;
+  for (auto* t : log.of(Kind::thr_create))
+    if ((*t)[Field::tid] == 10) thread_names.push_back(t->text);
+  ASSERT_EQ(thread_names.size(), 2u);
+  EXPECT_EQ(thread_names[1], "prog") << "the thread renamed by the exec";
   EXPECT_EQ(log.count(Kind::sysexit), 2u);
   auto mo = log.of(Kind::map_out);
   ASSERT_EQ(mo.size(), 1u) << "only the parent announced the mapping";

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <utility>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -114,19 +115,30 @@ std::string real_path(const std::string& p) {
   return realpath(p.c_str(), buf) ? std::string(buf) : p;
 }
 
-uint64_t symbol_size(const std::string& binary, const std::string& symbol) {
+namespace {
+// The address and size of a symbol from `nm -S` ({0, 0} when unknown).
+std::pair<uint64_t, uint64_t> nm_symbol(const std::string& binary, const std::string& symbol) {
   std::string cmd = "nm -S --defined-only '" + binary + "' 2>/dev/null";
   FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return 0;
+  if (!f) return {0, 0};
   char line[512];
-  uint64_t size = 0;
+  std::pair<uint64_t, uint64_t> found{0, 0};
   while (std::fgets(line, sizeof line, f)) {
     char addr[64], sz[64], type[8], name[256];
     if (std::sscanf(line, "%63s %63s %7s %255s", addr, sz, type, name) == 4 && symbol == name)
-      size = std::strtoull(sz, nullptr, 16);
+      found = {std::strtoull(addr, nullptr, 16), std::strtoull(sz, nullptr, 16)};
   }
   pclose(f);
-  return size;
+  return found;
+}
+}  // namespace
+
+uint64_t symbol_size(const std::string& binary, const std::string& symbol) {
+  return nm_symbol(binary, symbol).second;
+}
+
+uint64_t symbol_address(const std::string& binary, const std::string& symbol) {
+  return nm_symbol(binary, symbol).first;
 }
 
 bool output_value(const std::string& out, const std::string& key, uint64_t& value) {

@@ -47,6 +47,8 @@ bool file_exists(const std::string& p);
 std::string real_path(const std::string& p);
 // Size of a symbol from `nm -S` (0 when unknown).
 uint64_t symbol_size(const std::string& binary, const std::string& symbol);
+// Its address in the file, from `nm` (0 when unknown).
+uint64_t symbol_address(const std::string& binary, const std::string& symbol);
 // The first "KEY VALUE" line of a workload's output; VALUE parsed as integer (base 0).
 bool output_value(const std::string& out, const std::string& key, uint64_t& value);
 // Runs pmclog-validate (with --strict: warnings fail too) when it was built; returns its

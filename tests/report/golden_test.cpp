@@ -19,6 +19,25 @@ TEST(Golden, Top) {
   EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.top.txt"));
 }
 
+// The golden log is FreeBSD's (a /boot kernel mapping): without --sysroot this machine's
+// /bin/sh and /usr/bin/yes (Linux ELF) must not be read for it, so every output is the
+// golden one whatever this machine holds; only the hints after each object differ.
+TEST(Golden, WithoutASysrootNoFileOfThisMachineIsRead) {
+  const auto folded = reptest::run({REPORT_EXE, "--output", "folded", kLog});
+  ASSERT_EQ(folded.status, 0) << folded.err;
+  EXPECT_EQ(folded.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+  const auto top = reptest::run({REPORT_EXE, kLog});
+  ASSERT_EQ(top.status, 0) << top.err;
+  const std::string want = reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.top.txt");
+  // Up to the list of objects: the rows and the count of unresolved frames by reason.
+  const size_t objects = want.find("#   /bin/sh: 5 frames, object missing");
+  ASSERT_NE(objects, std::string::npos);
+  EXPECT_EQ(top.out.substr(0, objects), want.substr(0, objects));
+  for (const char* path : {"/bin/sh: 5", "/lib/libc.so.7: 3", "/boot/kernel/kernel: 2", "/usr/bin/yes: 1"})
+    EXPECT_NE(top.out.find(std::string("#   ") + path + " frames, object missing"), std::string::npos)
+        << path << "\n" << top.out;
+}
+
 TEST(Golden, Folded) {
   reptest::TempDir empty;
   const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, kLog});

@@ -308,6 +308,10 @@ TEST(Pprof, GoldenLogFieldsByDecodeRaw) {
       const Node& lab = *l->msg;
       const std::string key = p.s(number(lab, 1));
       labels[key] = lab.one(2) ? p.s(number(lab, 2)) : std::to_string(number(lab, 3));
+      // A number has a unit (its key), without which pprof drops the label of a 0 (cpu 0).
+      if (!lab.one(2)) {
+        EXPECT_EQ(p.s(number(lab, 4)), key) << "num_unit of " << key;
+      }
     }
     EXPECT_EQ(labels.size(), 5u);
     for (const char* k : {"pid", "tid", "comm", "cpu", "file"}) EXPECT_TRUE(labels.count(k)) << k;
@@ -333,7 +337,10 @@ TEST(Pprof, GoldenLogFieldsByDecodeRaw) {
     EXPECT_TRUE(maps.count(path)) << path;
   EXPECT_EQ(number(*maps["/boot/kernel/kernel"], 2), 0xffffffff80200000u);  // run-time addresses
   EXPECT_EQ(p.s(number(*maps["/bin/sh"], 6)), "");  // no file, no build id
-  EXPECT_EQ(number(*maps["/bin/sh"], 7), 0u);      // has_functions: nothing resolved
+  // has_functions although nothing resolved: every location names a function (top's label),
+  // and pprof would otherwise look for /bin/sh on the machine that reads the profile.
+  EXPECT_EQ(number(*maps["/bin/sh"], 7), 1u);
+  EXPECT_EQ(number(*maps["/bin/sh"], 9), 0u);  // has_line_numbers
   bool outside = false;
   for (const auto& [id, loc] : p.locations) {
     const uint64_t addr = number(*loc, 3), mid = number(*loc, 2);
@@ -480,8 +487,8 @@ TEST(Pprof, FleetMergedProfileIsTheSumOfTheTen) {
   reptest::TempDir dir;
   // The fake FreeBSD sysroot of the synthetic tests: names for some frames, not all.
   const std::string root = dir.file("root");
-  reptest::copy_file(FAKE_LIBC, root + "/lib/libc.so.7");
-  reptest::copy_file(FAKE_PROG, root + "/usr/bin/fakeprog");
+  reptest::copy_as_freebsd_elf(FAKE_LIBC, root + "/lib/libc.so.7");
+  reptest::copy_as_freebsd_elf(FAKE_PROG, root + "/usr/bin/fakeprog");
   constexpr uint64_t kLib = 0x800200000;
   const uint64_t lib_exec = reptest::exec_segment_page(FAKE_LIBC);
   const uint64_t memcpy_ = kLib + reptest::symbol_address(FAKE_LIBC, "fbsd_memcpy");

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <sstream>
 #include <stdexcept>
 
@@ -44,6 +45,16 @@ void make_dirs(const std::string& path) { std::filesystem::create_directories(pa
 void copy_file(const std::string& from, const std::string& to) {
   make_dirs(std::filesystem::path(to).parent_path().string());
   std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+}
+
+void copy_as_freebsd_elf(const std::string& from, const std::string& to) {
+  copy_file(from, to);
+  std::string bytes = read_file(to);
+  constexpr size_t kEiOsAbi = 7;
+  if (bytes.size() <= kEiOsAbi || bytes.compare(0, 4, "\x7f" "ELF") != 0)
+    throw std::runtime_error("not ELF: " + from);
+  bytes[kEiOsAbi] = 9;  // ELFOSABI_FREEBSD
+  write_file(to, bytes);
 }
 
 RunResult run(const std::vector<std::string>& argv, const std::string& input) {

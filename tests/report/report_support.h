@@ -26,6 +26,9 @@ struct TempDir {
 void write_file(const std::string& path, const std::string& data);
 std::string read_file(const std::string& path);
 void copy_file(const std::string& from, const std::string& to);  // makes parent folders
+// copy_file, then brands the copy FreeBSD's (EI_OSABI 9), so that a fake FreeBSD sysroot built
+// from this machine's compiler output is used for FreeBSD logs (the report refuses Linux ELF).
+void copy_as_freebsd_elf(const std::string& from, const std::string& to);
 void make_dirs(const std::string& path);
 
 // nm's address of a symbol (0 when absent); readelf's build id ("" when none).

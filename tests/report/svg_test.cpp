@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "mutant_support.h"
 #include "report_support.h"
 
 namespace {
@@ -216,8 +217,8 @@ struct Svg : ::testing::Test {
 
   void SetUp() override {
     root = dir.file("root");
-    reptest::copy_file(FAKE_LIBC, root + "/lib/libc.so.7");
-    reptest::copy_file(FAKE_PROG, root + "/usr/bin/fakeprog");
+    reptest::copy_as_freebsd_elf(FAKE_LIBC, root + "/lib/libc.so.7");
+    reptest::copy_as_freebsd_elf(FAKE_PROG, root + "/usr/bin/fakeprog");
     const uint64_t lib_exec = reptest::exec_segment_page(FAKE_LIBC);
     memcpy_ = kLibBase + reptest::symbol_address(FAKE_LIBC, "fbsd_memcpy");
     write_ = kLibBase + reptest::symbol_address(FAKE_LIBC, "fbsd_write");
@@ -551,7 +552,7 @@ TEST_F(Svg, KernelUserAndUnresolvedPalettesAndSeveralEvents) {
       sample(kPmcA, {kwrite + 1, memcpy_ + 2, work + 2}, false),
       sample(kPmcA, {0x900000010, work + 2}), sample(kPmcA, {memcpy_ + 1, work + 2}),
       sample(kPmcB, {qsort_ + 1, work + 2}), R"({"type":"closelog"})"});
-  const Graph g = parse_svg(svg({"--sysroot", root, "--kernel", FAKE_LIBC, log}));
+  const Graph g = parse_svg(svg({"--sysroot", root, "--kernel", root + "/lib/libc.so.7", log}));
   const Frame* k = g.find("fbsd_write");
   const Frame* u = g.find("fbsd_memcpy");
   const Frame* q = g.find("libmissing.so.1+0x10");
@@ -599,7 +600,7 @@ TEST_F(Svg, HostileNamesStayText) {
   // A function and a command named to break out of the markup and the script's CDATA.
   const std::string evil = "<script>alert(1)</script>]]>&\"'";
   const std::string comm = "]]><b>x&y'";
-  reptest::copy_file(FAKE_PROG, root + "/usr/bin/" + comm);
+  reptest::copy_as_freebsd_elf(FAKE_PROG, root + "/usr/bin/" + comm);
   ASSERT_EQ(reptest::run({"/usr/bin/objcopy", "--redefine-sym", "fakeprog_work=" + evil,
                           root + "/usr/bin/" + comm}).status, 0);
   const std::string log = reptest::write_log(dir, "h.pmclog", {
@@ -661,6 +662,48 @@ TEST_F(Svg, ControlCharactersAreEscaped) {
     seen = seen || f.name.find("\\x1b[31mred") != std::string::npos;
   }
   EXPECT_TRUE(seen) << reptest::read_file(file);
+}
+
+// Independent of the fake sysroot: two events of known counts over the known objects
+// (known/known_code.h). Every frame's share is of its own event's samples, not of all; with
+// one event there is no event frame and the share is of all.
+TEST(SvgShares, EachFramesPercentIsOfItsEvent) {
+  if (!known::available()) GTEST_SKIP() << "the known objects are x86-64 code";
+  using namespace reptest::synthetic;
+  reptest::TempDir dir;
+  const std::string root = dir.file("root");
+  known::install(KNOWN_EXEC, root, known::kExecPath);
+  const uint64_t leaf = known::kExecText + KNOWN_LEAF + 1, next = known::kExecText + KNOWN_NEXT + 1;
+  const uint64_t rec = known::kExecText + KNOWN_REC + 1, main = known::kExecText + KNOWN_MAIN + 5;
+  std::vector<std::string> lines = known::modern_log_start();
+  lines.push_back(kInstructions);
+  lines.push_back(known::map_in(known::kT0 + 10, known::kExecText, known::kExecPath));
+  // cpu-clock: 3 in known_leaf, 1 in known_rec; instructions: 1 in known_leaf, 1 in known_next.
+  const std::vector<std::pair<uint32_t, uint64_t>> samples{
+      {kPmcA, leaf}, {kPmcB, leaf}, {kPmcA, leaf}, {kPmcA, rec}, {kPmcB, next}, {kPmcA, leaf}};
+  uint64_t tsc = known::kT0 + 20;
+  for (const auto& [pmc, at] : samples) lines.push_back(known::sample(tsc++, {at, main}, pmc));
+  lines.push_back(known::closelog(tsc));
+  const std::string log = reptest::write_log(dir, "k.pmclog", lines);
+
+  auto r = reptest::run({REPORT_EXE, "--output", "svg", "-o", dir.file("two.svg"), "--sysroot",
+                         root, log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string doc = reptest::read_file(dir.file("two.svg"));
+  for (const char* title : {"known_leaf\n3 samples, 75.00% of cpu-clock",
+                            "known_rec\n1 sample, 25.00% of cpu-clock",
+                            "known_main\n4 samples, 100.00% of cpu-clock",
+                            "known_leaf\n1 sample, 50.00% of instructions",
+                            "known_next\n1 sample, 50.00% of instructions",
+                            "known_main\n2 samples, 100.00% of instructions"})
+    EXPECT_NE(doc.find(std::string("<title>") + title), std::string::npos) << title;
+
+  r = reptest::run({REPORT_EXE, "--output", "svg", "-o", dir.file("one.svg"), "--event",
+                    "instructions", "--sysroot", root, log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  doc = reptest::read_file(dir.file("one.svg"));
+  EXPECT_NE(doc.find("<title>known_next\n1 sample, 50.00%\n"), std::string::npos);
+  EXPECT_EQ(doc.find("cpu-clock"), std::string::npos);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../../libpmcprofile/src/symbol_index.h"
+#include "mutant_support.h"
 
 namespace {
 
@@ -107,6 +108,36 @@ TEST(SymbolIndex, SameAnswersAsLibdwflOnRealObjects) {
     if (std::string p = loaded(lib); !p.empty()) paths.push_back(p);
   ASSERT_GE(paths.size(), 7u) << "libc and libstdc++ not found among the loaded objects";
   for (const auto& p : paths) EXPECT_GT(compare_everywhere(p), 100u) << p;
+}
+
+// Independent of libdwfl's answers: on an object whose symbols are known by construction
+// (known/known_code.h), each function covers exactly [value, value + size), whether the next
+// byte starts another function or lies in a gap no symbol covers.
+TEST(SymbolIndex, RangesEndWhereTheirSizeSays) {
+  if (!known::available()) GTEST_SKIP() << "the known objects are x86-64 code";
+  Object o(KNOWN_EXEC);
+  ASSERT_NE(o.mod, nullptr);
+  pmcprofile::SymbolIndex index(o.mod);
+  const struct {
+    const char* name;
+    uint64_t at;
+  } functions[] = {{"known_caller", KNOWN_CALLER}, {"known_next", KNOWN_NEXT},
+                   {"known_leaf", KNOWN_LEAF},     {"known_rec", KNOWN_REC},
+                   {"known_main", KNOWN_MAIN}};
+  for (const auto& f : functions) {
+    const uint64_t start = known::kExecText + f.at;
+    for (uint64_t off : {uint64_t{0}, uint64_t{1}, uint64_t{KNOWN_SIZE - 1}}) {
+      const auto got = index.find(start + off);
+      ASSERT_NE(got.name, nullptr) << f.name << "+" << off;
+      EXPECT_STREQ(got.name, f.name) << "+" << off;
+      EXPECT_EQ(got.offset, off) << f.name;
+    }
+  }
+  for (uint64_t at = KNOWN_GAP; at < KNOWN_GAP + KNOWN_SIZE; ++at) {
+    const auto got = index.find(known::kExecText + at);
+    EXPECT_EQ(got.name, nullptr) << "0x" << std::hex << known::kExecText + at << ": "
+                                 << got.name << "+0x" << got.offset;
+  }
 }
 
 }  // namespace

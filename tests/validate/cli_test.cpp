@@ -437,12 +437,15 @@ TEST_F(Cli, ListRulesCitesFormatDocSections) {
 
 TEST_F(Cli, RuleSwitchesAndCpuLimit) {
   const std::string seed = std::string(PMCLOG_FIXTURES_DIR) + "/golden/seed-lp64-le.pmclog";
-  // Only warnings (pmcid-never-allocated, dropnotify, map-out-without-map-in; see
-  // fixtures_test.cpp): valid, unless --strict.
+  // Only warnings (pmcid-never-allocated, dropnotify; see fixtures_test.cpp): valid, unless
+  // --strict.
   EXPECT_EQ(run(q(seed)).status, 0);
   EXPECT_EQ(run("--strict " + q(seed)).status, 1);
-  EXPECT_EQ(run("--strict --disable pmcid-never-allocated,dropnotify,map-out-without-map-in " +
-                q(seed)).status, 0);
+  EXPECT_EQ(run("--strict --disable pmcid-never-allocated,dropnotify " + q(seed)).status, 0);
+  // --pedantic adds map-out-without-map-in, which --enable turns on alone.
+  EXPECT_EQ(run("--strict --pedantic --disable pmcid-never-allocated,dropnotify " + q(seed)).status, 1);
+  EXPECT_EQ(run("--strict --enable map-out-without-map-in --disable "
+                "pmcid-never-allocated,dropnotify " + q(seed)).status, 1);
   EXPECT_EQ(run("--disable structure " + q(seed)).status, 0);
   const Outcome cpu = run("--disable structure --max-cpu 63 " + q(seed));
   EXPECT_EQ(cpu.status, 1);  // its callchains name cpus 127 and 254

@@ -55,13 +55,17 @@ TenProblems build_ten() {
   return t;
 }
 
+// Two of the ten (map-out-without-map-in, time-backwards) are what FreeBSD writes in normal
+// operation, so only --pedantic reports them.
+Config pedantic() { return Config::defaults(true, {}); }
+
 const V kTenRules = {"bad-magic", "length-unaligned", "unknown-type", "unterminated-string",
                      "callchain-misaligned", "dropnotify", "map-out-without-map-in",
                      "time-backwards", "callchain-empty", "path-too-long"};
 
 TEST(KeepGoing, TenProblemsGiveTenDiagnosticsInOffsetOrder) {
   TenProblems t = build_ten();
-  const auto r = check(t.b);
+  const auto r = check(t.b, pedantic());
   ASSERT_EQ(rule_ids(r), kTenRules) << dump(r);
   for (size_t k = 0; k < t.damaged.size(); ++k) {
     EXPECT_EQ(r.diagnostics[k].offset, t.b.offset(t.damaged[k])) << k;
@@ -72,11 +76,10 @@ TEST(KeepGoing, TenProblemsGiveTenDiagnosticsInOffsetOrder) {
 
 TEST(KeepGoing, StreamingReaderGivesTheSameDiagnostics) {
   TenProblems t = build_ten();
-  const auto mapped = check(t.b);
+  const auto mapped = check(t.b, pedantic());
   for (size_t chunk : {size_t{7}, size_t{4096}}) {
     LogReader rd = LogReader::stream(span_source(t.b.bytes(), chunk), t.b.abi());
-    const auto streamed = pmclog::validate::validate_reader("pipe", rd,
-                                                            Config::defaults(false, {}));
+    const auto streamed = pmclog::validate::validate_reader("pipe", rd, pedantic());
     ASSERT_EQ(rule_ids(streamed), kTenRules) << chunk << "\n" << dump(streamed);
     for (size_t k = 0; k < mapped.diagnostics.size(); ++k) {
       EXPECT_EQ(streamed.diagnostics[k].offset, mapped.diagnostics[k].offset);
@@ -88,7 +91,7 @@ TEST(KeepGoing, StreamingReaderGivesTheSameDiagnostics) {
 
 TEST(KeepGoing, MaxDiagnosticsKeepsTheLowestOffsetsAndCountsAll) {
   TenProblems t = build_ten();
-  Config cfg = Config::defaults(false, {});
+  Config cfg = pedantic();
   cfg.max_diagnostics = 3;
   const auto r = check(t.b, cfg);
   EXPECT_EQ(rule_ids(r), (V{"bad-magic", "length-unaligned", "unknown-type"}));

@@ -215,9 +215,19 @@ void Stats::insert_pid(int32_t pid, int32_t& seen) {
 
 void Stats::add_rare(const pmclog::Record& r) {
   switch (r.kind) {
-    case Kind::procexec:
+    case Kind::procexec: {
+      // Another pmc's record of the same exec: same pid, image and addresses, a pmc not
+      // named yet (the same pmc again is the program exec'ing itself anew).
+      LastExec& last = last_exec_[pid_of(r, Field::pid)];
+      const auto pmcid = static_cast<uint32_t>(r[Field::pmcid]);
+      const uint64_t dyn = r.has(Field::dynaddr) ? r[Field::dynaddr] : 0;
+      if (last.path == r.text && last.entry == r[Field::entryaddr] && last.dyn == dyn &&
+          last.pmcids.insert(pmcid).second)
+        break;
+      last = LastExec{std::string(r.text), r[Field::entryaddr], dyn, {pmcid}};
       ++execs_[std::string(r.text)];
       break;
+    }
     case Kind::pmcallocate:
     case Kind::pmcallocatedyn:
       pmcs_[static_cast<uint32_t>(r[Field::pmcid])].listed = true;
@@ -363,9 +373,10 @@ void Stats::print_text(const LogState& st, Output& out) {
     fmt::format_to(it, "  {:<15} {:>10} records {:>12} bytes\n", pmclog::kind_name(k), c.records, c.bytes);
   if (all.records) {
     if (st.abi.legacy()) {
-      fmt::format_to(it, "time: {}.{:09} .. {}.{:09} ({:.9f} s)\n", t_min_ / 1000000000u,
-                     t_min_ % 1000000000u, t_max_ / 1000000000u, t_max_ % 1000000000u,
-                     static_cast<double>(t_max_ - t_min_) / 1e9);
+      const uint64_t first = legacy_ns(t_min_), last = legacy_ns(t_max_);
+      fmt::format_to(it, "time: {}.{:09} .. {}.{:09} ({:.9f} s)\n", first / 1000000000u,
+                     first % 1000000000u, last / 1000000000u, last % 1000000000u,
+                     static_cast<double>(last - first) / 1e9);
     } else {
       fmt::format_to(it, "time: tsc {} .. {} ({} ticks", t_min_, t_max_, t_max_ - t_min_);
       if (st.tsc_freq) fmt::format_to(it, ", {} s", tsc_seconds(t_max_ - t_min_, st.tsc_freq));
@@ -483,7 +494,8 @@ void Stats::print_json(const LogState& st, Output& out) {
   b += "}";
   if (all.records) {
     if (st.abi.legacy()) {
-      fmt::format_to(it, ",\"time\":{{\"first_ns\":{},\"last_ns\":{}}}", t_min_, t_max_);
+      fmt::format_to(it, ",\"time\":{{\"first_ns\":{},\"last_ns\":{}}}", legacy_ns(t_min_),
+                     legacy_ns(t_max_));
     } else {
       fmt::format_to(it, ",\"time\":{{\"first_tsc\":{},\"last_tsc\":{},\"tsc_freq\":{}}}", t_min_,
                      t_max_, st.tsc_freq);

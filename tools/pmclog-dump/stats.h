@@ -19,6 +19,7 @@
 #include "sample_tally.h"
 #include "pmclog/error.h"
 #include "pmclog/kind.h"
+#include "pmclog/legacy_clock.h"
 #include "pmclog/reader.h"
 #include "pmclog/record.h"
 
@@ -32,6 +33,8 @@ class Stats {
   // pmc events), as LogState is for the formatters.
   // Inline: most records (samples) name nothing, and a call per record showed in profiles.
   void observe(const pmclog::Record& r, const LogState& st) {
+    // Legacy times unwrap in file order, over every record (format.md §3.5).
+    if (st.abi.legacy()) legacy_now_ = clock_.since_first(r.header.ts_sec, r.header.ts_nsec);
     switch (r.kind) {
       case pmclog::Kind::procexec:
       case pmclog::Kind::pmcattach:
@@ -53,10 +56,10 @@ class Stats {
     auto& k = kinds_[static_cast<size_t>(r.kind)];
     ++k.records;
     k.bytes += r.raw.size();
-    // Time span over header times; legacy as nanoseconds, modern as TSC ticks.
-    const uint64_t t = st.abi.legacy()
-                           ? uint64_t{r.header.ts_sec} * 1000000000u + r.header.ts_nsec
-                           : r.header.tsc;
+    // Time span over header times; legacy as nanoseconds after the first record (observe()
+    // unwrapped it), kept in order as unsigned; modern as TSC ticks.
+    const uint64_t t = st.abi.legacy() ? static_cast<uint64_t>(legacy_now_) ^ kSignBit
+                                       : r.header.tsc;
     t_min_ = t < t_min_ ? t : t_min_;
     t_max_ = t > t_max_ ? t : t_max_;
     if (r.kind == pmclog::Kind::callchain) [[likely]] {
@@ -203,10 +206,17 @@ class Stats {
   uint64_t top_;
   // Indexed by kind and by depth rather than kept in maps: they are counted at every record.
   std::array<KindCount, pmclog::kKindCount + 1> kinds_{};
-  // Header times: legacy sec*1e9+nsec, modern TSC; meaningful once a record was counted.
+  // Header times: legacy ns after the first record (sign bit flipped, so that unsigned order
+  // is their order), modern TSC; meaningful once a record was counted.
   // Totals (records, bytes, samples) are summed at printing from the tables that count
   // every record and sample anyway: fewer counters per record.
   uint64_t t_min_ = UINT64_MAX, t_max_ = 0;
+  static constexpr uint64_t kSignBit = uint64_t{1} << 63;
+  pmclog::LegacyClock clock_;  // legacy: every record's header, in file order
+  int64_t legacy_now_ = 0;     // the last record's time by clock_
+  uint64_t legacy_ns(uint64_t t) const {  // a legacy t_min_/t_max_ as ns since the epoch
+    return clock_.first_ns() + static_cast<uint64_t>(static_cast<int64_t>(t ^ kSignBit));
+  }
   KindCount totals() const;  // over kinds_
   Split samples() const;     // over cpus_ and no_cpu_: every sample is in exactly one
   std::unordered_set<int32_t> pids_;  // pids of selected records, the kernel's -1 left out
@@ -230,6 +240,14 @@ class Stats {
   std::array<CachedRow, kRowCache> row_cache_{};
   [[gnu::noinline]] Split& row_miss(int32_t pid, CachedRow& c);  // the cache's miss: cold
   std::map<std::string, uint64_t> execs_;  // PROCEXEC path -> count
+  // The last exec of each pid and the pmcs its PROCEXECs named so far: hwpmc logs one
+  // PROCEXEC per pmc attached to the process, which is one exec, not one per pmc.
+  struct LastExec {
+    std::string path;
+    uint64_t entry = 0, dyn = 0;
+    std::set<uint32_t> pmcids;
+  };
+  std::unordered_map<int32_t, LastExec> last_exec_;
   std::map<uint32_t, Pmc> pmcs_;  // node-based: PmcSlot pointers stay valid
   // Recent samples' pmcs, direct-mapped by id: a log samples a pmc per CPU, interleaved, so
   // the one last-used pmc missed at most samples and the map lookup was a sixth of --stats.

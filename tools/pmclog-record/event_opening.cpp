@@ -110,6 +110,15 @@ struct Opener {
       const bool no_pmu = e == ENOENT || e == ENODEV || e == ENXIO || e == EOPNOTSUPP;
       if (!leader && no_pmu && events[ei].spec.hardware && s.fallback) {
         auto fb = find_event(events[ei].spec.fallback);
+        // Two events falling back to one would record it twice, each sample counted twice
+        // wherever the two are read as the one event they are.
+        for (size_t j = 0; j < events.size(); ++j)
+          if (j != ei && events[j].spec.type == fb->type && events[j].spec.config == fb->config) {
+            err = "--fallback would record '" + events[ei].requested + "' as '" + fb->name +
+                  "', which '" + events[j].requested + "' is already recorded as: the same "
+                  "event twice; give one of them";
+            return -e;
+          }
         std::fprintf(stderr,
                      "pmclog-record: event '%s' is not available here (%s: no hardware "
                      "counter); using software event '%s' instead (--fallback)\n",

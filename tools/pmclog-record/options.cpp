@@ -31,7 +31,7 @@ constexpr cli::HelpText kHelp{
     "Profiles with Linux perf_event_open and writes a FreeBSD hwpmc(4) log.\n",
     "  pmclog-record -F 999 -o app.pmclog -- ./app --input x\n"
     "                                 sample a command (and its children) 999 times a second\n"
-    "  pmclog-record -e cycles,instructions --fallback -c 100000 -- make -j2\n"
+    "  pmclog-record -e cycles,cache-misses --fallback -- make -j2\n"
     "  pmclog-record -p 1234 --duration 10 -o attach.pmclog\n"
     "  pmclog-record -a --duration 5     the whole system (root or CAP_PERFMON)\n"
     "  pmclog-record --count --per-process -e task-clock -- sh -c 'sort big.txt >/dev/null'\n"
@@ -113,7 +113,8 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
   cli::AbiOptionSet abi_set;
   abi_set.time_width = false;
   abi_set.address_slot = false;  // this machine writes whole slots
-  abi_set.generation_default = "L3; M means M10; L1 has no callchains";
+  abi_set.generation_default = "M10, what FreeBSD writes today; M means M10; L3 for "
+                               "FreeBSD 9.2-11 readers; L1 has no callchains";
   abi_set.address_width_default = "this machine's; 4 only on a 32-bit one";
   abi_set.byte_order_default = "this machine's";
   po::options_description visible;
@@ -142,9 +143,17 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
     o.events_given = true;
     if (o.events.empty()) throw UsageError("-e needs at least one event name");
   }
-  for (const auto& name : o.events)
-    if (!find_event(name))
-      throw UsageError("unknown event '" + name + "' (see --list-events)");
+  std::vector<std::pair<std::string, EventSpec>> seen;
+  for (const auto& name : o.events) {
+    const auto spec = find_event(name);
+    if (!spec) throw UsageError("unknown event '" + name + "' (see --list-events)");
+    // The same perf event twice would be opened twice and every sample counted twice.
+    for (const auto& [other, s] : seen)
+      if (s.type == spec->type && s.config == spec->config)
+        throw UsageError("-e names the same event twice: '" + other +
+                         (other == name ? "'" : "' and '" + name + "' (" + spec->name + ")"));
+    seen.emplace_back(name, *spec);
+  }
   if (vm.count("period")) {
     if (period == 0) throw UsageError("-c PERIOD must be at least 1");
     o.period = period;
@@ -164,8 +173,7 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
     if (o.depth == 0) throw UsageError("--depth must be at least 1");
   }
   const pmclog::AbiHint hint = cli::abi_hint(abi);
-  pmclog::Generation gen = pmclog::Generation::L3;
-  if (hint.modern) gen = pmclog::Generation::M10;
+  pmclog::Generation gen = pmclog::Generation::M10;  // what FreeBSD's kernel writes today
   if (hint.generation) gen = *hint.generation;
   if (gen == pmclog::Generation::L1)
     throw UsageError("--generation must be L2, L3, M9, M10 or M (L1 has no callchains)");

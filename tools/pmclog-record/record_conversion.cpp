@@ -1,12 +1,15 @@
 #include "record_conversion.h"
 
+#include <elf.h>
 #include <linux/perf_event.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <iterator>
 
 #include "pmc_ids.h"
+#include "pmcprofile/objects.h"
 #include "proc_info.h"
 
 namespace record {
@@ -26,6 +29,22 @@ RecordValue rv(Kind k) {
 // perf callchain context markers are the top 4095 values (PERF_CONTEXT_MAX = -4095).
 constexpr uint64_t kContextMax = static_cast<uint64_t>(-4095);
 
+// Where the kernel put address 0 of an object, from the mapping of its lowest executable
+// segment: a PIE's or library's load bias. A fixed-address executable (ET_EXEC) has none,
+// whatever its image base; an unreadable file is taken as loaded from its first byte.
+uint64_t load_bias(const pmcprofile::ElfLayout& l, uint64_t addr, uint64_t pgoff) {
+  if (l.valid && l.type == ET_EXEC) return 0;
+  if (l.valid && l.exec_offset_known) return addr - pgoff - (l.exec_lo - l.exec_offset);
+  return addr - pgoff;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  struct stat sa, sb;
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
 }  // namespace
 
 Converter::Converter(LogSink& sink, ConversionConfig cfg) : sink_(sink), cfg_(std::move(cfg)) {}
@@ -35,6 +54,10 @@ bool Converter::modern() const { return !sink_.abi().legacy(); }
 void Converter::process(const PerfEvent& e) {
   using T = PerfEvent::Type;
   if (!pending_procexit_.empty()) emit_due_procexits(e.time, false);
+  // The linker is mapped before the new image runs: an exec still waiting for it when the
+  // process execs again or exits has none (a static program's is never waited for).
+  if (pending_execs_ != 0 && (e.type == T::comm || e.type == T::exit))
+    finish_exec(e.pid, false, 0, 0, e.time);
   switch (e.type) {
     case T::sample:
       if (cfg_.counting)
@@ -160,17 +183,67 @@ void Converter::emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const st
   sink_.emit(r, t);
 }
 
-void Converter::emit_procexec(uint32_t pid, const std::string& path, uint64_t base, uint64_t t) {
-  // hwpmc logs one PROCEXEC per PMC attached to the process. The address is the image's
-  // load base (the kernel logs the entry/AT_BASE address, which perf does not report).
-  for (uint32_t pmcid : cfg_.process_pmcids) {
+void Converter::emit_procexec(uint32_t pid, const std::string& path, uint64_t entry,
+                              uint64_t dyn, uint64_t t) {
+  // hwpmc logs one PROCEXEC per PMC attached to the process, and one with PMC_ID_INVALID
+  // for an owner of system-wide sampling PMCs (-a: no PMC is attached to any process).
+  static const std::vector<uint32_t> kSystemWide{kPmcIdInvalid};
+  const auto& ids = cfg_.process_pmcids.empty() ? kSystemWide : cfg_.process_pmcids;
+  for (uint32_t pmcid : ids) {
     auto r = rv(Kind::procexec);
     r[Field::pid] = pid;
     r[Field::pmcid] = pmcid;
-    r[Field::entryaddr] = base;
-    r[Field::dynaddr] = base;
+    r[Field::entryaddr] = entry;
+    r[Field::dynaddr] = dyn;
     r.text = path.substr(0, pmclog::kPathMax - 1);
     sink_.emit(r, t);
+  }
+}
+
+void Converter::on_image_mapped(uint32_t pid, const PerfEvent& e) {
+  const pmcprofile::ElfLayout l = pmcprofile::read_elf_layout(e.filename);
+  Proc& p = procs_[pid];
+  PendingExec& x = p.pending_exec;
+  x = PendingExec{};
+  x.path = e.filename;
+  x.start = e.addr;
+  x.end = e.addr + e.len;
+  x.bias = load_bias(l, e.addr, e.pgoff);
+  x.entry = l.valid ? l.entry + x.bias : 0;
+  x.interp = l.interp;
+  p.code[x.start] = std::max(x.end, p.code[x.start]);  // for the cut check meanwhile
+  p.has_pending_exec = true;
+  ++pending_execs_;
+  if (x.interp.empty()) finish_exec(pid, false, 0, 0, e.time);  // static: no linker to wait for
+}
+
+void Converter::finish_exec(uint32_t pid, bool linker, uint64_t linker_base,
+                            uint64_t linker_entry, uint64_t t) {
+  auto it = procs_.find(pid);
+  if (it == procs_.end() || !it->second.has_pending_exec) return;
+  const PendingExec x = std::move(it->second.pending_exec);
+  it->second.has_pending_exec = false;
+  --pending_execs_;
+  // FreeBSD's kernel: M10 logs AT_BASE (the linker's load base; 0 here without a linker)
+  // and the PIE bias; older kernels the address the new program starts at, which is the
+  // linker's entry point, or the image's own without a linker (0 when not known).
+  uint64_t entry = 0;
+  if (sink_.abi().generation == pmclog::Generation::M10)
+    entry = linker ? linker_base : 0;
+  else if (linker)
+    entry = linker_base + linker_entry;
+  else if (x.interp.empty())
+    entry = x.entry;
+  emit_procexec(pid, x.path, entry, x.bias, t);
+  emit_map_in(pid, x.start, x.end, x.path, t);
+}
+
+void Converter::finish(uint64_t t) {
+  while (pending_execs_ != 0) {
+    auto it = std::find_if(procs_.begin(), procs_.end(),
+                           [](const auto& kv) { return kv.second.has_pending_exec; });
+    if (it == procs_.end()) break;
+    finish_exec(it->first, false, 0, 0, t);
   }
 }
 
@@ -179,9 +252,18 @@ void Converter::on_mmap(const PerfEvent& e) {
   Proc& p = procs_[e.pid];
   if (p.exec_pending) {
     // The first executable mapping after an exec is the new image (the kernel maps it
-    // before the interpreter).
+    // before the interpreter); its PROCEXEC waits for the linker's mapping.
     p.exec_pending = false;
-    emit_procexec(e.pid, e.filename, e.addr - e.pgoff, e.time);
+    on_image_mapped(e.pid, e);
+    return;
+  }
+  if (p.has_pending_exec) {
+    if (same_file(e.filename, p.pending_exec.interp)) {
+      const pmcprofile::ElfLayout l = pmcprofile::read_elf_layout(e.filename);
+      finish_exec(e.pid, true, load_bias(l, e.addr, e.pgoff), l.valid ? l.entry : 0, e.time);
+    } else {
+      finish_exec(e.pid, false, 0, 0, e.time);
+    }
   }
   emit_map_in(e.pid, e.addr, e.addr + e.len, e.filename, e.time);
 }
@@ -200,8 +282,26 @@ void Converter::unmap_all(uint32_t pid, uint64_t t) {
 }
 
 void Converter::on_comm(const PerfEvent& e) {
+  const auto known = comm_.find(e.tid);
+  const bool renamed = known == comm_.end() || known->second != e.comm;
   comm_[e.tid] = e.comm;
-  if (!(e.misc & PERF_RECORD_MISC_COMM_EXEC)) return;
+  const bool exec = (e.misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
+  // The name follows exec (and prctl): the naming records again, with the new name, as a
+  // reader takes the last one (the log has no record of its own for a rename).
+  if (renamed && modern()) {
+    if (exec && e.pid == e.tid) {
+      auto pc = rv(Kind::proc_create);
+      pc[Field::pid] = e.pid;
+      pc.text = e.comm.substr(0, 19);
+      sink_.emit(pc, e.time);
+    }
+    auto tc = rv(Kind::thr_create);
+    tc[Field::tid] = e.tid;
+    tc[Field::pid] = e.pid;
+    tc.text = e.comm.substr(0, 19);
+    sink_.emit(tc, e.time);
+  }
+  if (!exec) return;
   // exec: the old image's mappings go away; PROCEXEC waits for the new image's mapping,
   // which carries its path.
   unmap_all(e.pid, e.time);
@@ -264,6 +364,7 @@ void Converter::on_exit(const PerfEvent& e) {
 }
 
 void Converter::process_gone(uint32_t pid, uint64_t t) {
+  finish_exec(pid, false, 0, 0, t);
   unmap_all(pid, t);
   auto r = rv(Kind::sysexit);
   r[Field::pid] = pid;

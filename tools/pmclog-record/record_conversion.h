@@ -52,6 +52,8 @@ class Converter {
   Converter(LogSink& sink, ConversionConfig cfg);
 
   void process(const PerfEvent& e);
+  // The end of the recording: execs still waiting for their linker are written.
+  void finish(uint64_t t);
   // A process that exists already (-p, -a): its threads and executable mappings from /proc.
   void add_existing_process(pid_t pid, uint64_t now, bool announce_threads);
   // The command's child, before it execs: known so its fork/exec/exit are tracked.
@@ -72,6 +74,15 @@ class Converter {
     uint64_t end;
     std::string path;
   };
+  // An exec whose PROCEXEC waits for the run-time linker's mapping: FreeBSD logs where the
+  // kernel put it, and Linux maps it right after the image.
+  struct PendingExec {
+    std::string path;       // the image
+    uint64_t start = 0, end = 0;  // its executable mapping, announced after the PROCEXEC
+    uint64_t bias = 0;      // PIE load bias, 0 for a fixed-address image
+    uint64_t entry = 0;     // the image's entry point (0 when not known)
+    std::string interp;     // PT_INTERP, the run-time linker ("" for a static program)
+  };
   struct Proc {
     std::map<uint64_t, Mapping> maps;  // announced for this pid (MAP_OUT at exec/exit), by start
     std::map<uint64_t, uint64_t> code;  // every executable range known, inherited ones too
@@ -81,6 +92,8 @@ class Converter {
     mutable uint64_t hit_start = 0, hit_end = 0;
     std::set<uint32_t> threads;
     bool exec_pending = false;
+    bool has_pending_exec = false;
+    PendingExec pending_exec;
   };
 
   void on_sample(const PerfEvent& e);
@@ -90,7 +103,14 @@ class Converter {
   void on_exit(const PerfEvent& e);
   void on_counter_values(const PerfEvent& e, bool at_exit);
   bool may_be_code(const Proc* p, uint64_t pc, bool kernel) const;
-  void emit_procexec(uint32_t pid, const std::string& path, uint64_t base, uint64_t t);
+  // entryaddr and dynaddr as FreeBSD's kernel fills them (format.md: PROCEXEC).
+  void emit_procexec(uint32_t pid, const std::string& path, uint64_t entry, uint64_t dyn,
+                     uint64_t t);
+  void on_image_mapped(uint32_t pid, const PerfEvent& e);
+  // The PROCEXEC of a pending exec (none: nothing), with the run-time linker's load base
+  // and entry point when it was mapped; then the image's MAP_IN.
+  void finish_exec(uint32_t pid, bool linker, uint64_t linker_base, uint64_t linker_entry,
+                   uint64_t t);
   void emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const std::string& path,
                    uint64_t t);
   void unmap_all(uint32_t pid, uint64_t t);
@@ -110,6 +130,7 @@ class Converter {
   // Exited inherited threads' final raw values, by (tid, perf id).
   std::map<std::pair<uint32_t, uint64_t>, uint64_t> child_final_raw_;
   uint32_t deferred_pid_ = 0;
+  size_t pending_execs_ = 0;  // processes with has_pending_exec
   // counting: PROCEXITs waiting for the exited process's last counter reads, which reach us
   // from other CPUs' rings after its EXIT record; by pid, with the exit time.
   std::map<uint32_t, uint64_t> pending_procexit_;

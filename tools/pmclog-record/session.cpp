@@ -15,6 +15,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "callchain_depth.h"
 #include "count_report.h"
 #include "event_opening.h"
 #include "launcher.h"
@@ -207,14 +208,16 @@ int run_record(const Options& opt) {
     }
 
   const pmclog::Abi abi = opt.abi;
-  uint32_t depth = std::min<uint32_t>(opt.depth, abi.callchain_depth_max());
-  {
-    std::ifstream f("/proc/sys/kernel/perf_event_max_stack");
-    uint32_t m = 0;
-    if (f >> m && m > 0 && depth > m) depth = m;
-  }
-  if (opt.depth_given && depth < opt.depth && !opt.quiet)
-    std::fprintf(stderr, "pmclog-record: callchain depth capped at %u\n", depth);
+  const DepthChoice dc =
+      choose_depth(opt.depth, abi.callchain_depth_max(),
+                   std::string(pmclog::generation_name(abi.generation)).c_str(),
+                   read_kernel_stack_limits(), opt.user_callchain ? 2 : 1);
+  const uint32_t depth = dc.depth;
+  if (opt.depth_given && !dc.capped_by.empty() && !opt.quiet)
+    std::fprintf(stderr, "pmclog-record: callchain depth capped at %u (%s)\n", depth,
+                 dc.capped_by.c_str());
+  if (!dc.note.empty() && !opt.counting && !opt.quiet)
+    std::fprintf(stderr, "pmclog-record: note: %s\n", dc.note.c_str());
 
   install_signal_handlers();
   Launcher launcher;
@@ -240,7 +243,7 @@ int run_record(const Options& opt) {
   s.use_period = opt.period.has_value();
   s.period = opt.period.value_or(0);
   s.frequency = opt.frequency;
-  s.max_stack = depth + 4;  // room for the context markers
+  s.max_stack = depth;  // frames only: the kernel counts the context markers apart
   s.mmap_pages = opt.mmap_pages;
   const int ncpu = online_cpu_count();
   OpenedEvents opened;
@@ -402,14 +405,17 @@ int run_record(const Options& opt) {
     }
     conv.add_existing_process(pid, t0, true);
   }
-  if (opt.system_wide)
+  if (opt.system_wide) {
+    // Counting starts before /proc is read: a process forked meanwhile is then told by its
+    // FORK record, not missed between the two (its samples had no name).
+    set_enabled(opened, true);
     for (pid_t pid : all_pids()) conv.add_existing_process(pid, t0, true);
+  }
 
   // Go.
   int exit_code = 0;
   pid_t child = command_mode ? launcher.pid() : -1;
   if (command_mode) {
-    if (opt.system_wide) set_enabled(opened, true);
     std::string err;
     int exec_errno = 0;
     if (!launcher.go(err, exec_errno)) {
@@ -420,7 +426,7 @@ int run_record(const Options& opt) {
       // ENOENT after the program was found: its interpreter is missing, as env(1) says 127.
       return exec_errno == ENOENT ? kExitNotFound : kExitCannotRun;
     }
-  } else {
+  } else if (!opt.system_wide) {
     set_enabled(opened, true);
   }
   const uint64_t deadline =
@@ -498,6 +504,7 @@ int run_record(const Options& opt) {
   drain();
   merger.flush_all();
   const uint64_t t_end = monotonic_ns();
+  conv.finish(t_end);
   CountTotals count_totals;
   if (opt.counting) {
     std::vector<PerfEvent> finals;

@@ -10,6 +10,7 @@
 #include <set>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -117,9 +118,6 @@ std::string render(report::OutputKind kind, pmcprofile::Session& session, const 
       case OutputKind::callgraph:
         text += report::format_callgraph(p, session, cfg);
         break;
-      case OutputKind::perf_script:
-        text += report::format_perf_script(p, session, cfg);
-        break;
       default:
         break;
     }
@@ -192,16 +190,37 @@ int main(int argc, char** argv) {
   if (cfg.libpmc.events) cfg.profile.pmu_events = &*cfg.libpmc.events;
   cfg.profile.pmu_events_missing = cfg.libpmc.missing;
 
-  Progress progress(cfg.progress);
+  // perf-script on a terminal is printed while the logs are read: no progress line in it.
+  bool script_on_terminal = false;
+  for (const auto& o : cfg.outputs)
+    script_on_terminal = script_on_terminal || (o.kind == report::OutputKind::perf_script &&
+                                                o.file == "-" && isatty(STDOUT_FILENO) == 1);
+  Progress progress(cfg.progress && !script_on_terminal);
   cfg.profile.progress = [&](uint64_t d, uint64_t t) { progress.update(d, t); };
   pmcprofile::Session session(cfg.profile);
+  // perf-script's text grows with the samples: it is written as the logs are read, input
+  // after input, so that nothing is kept per sample.
+  std::vector<std::unique_ptr<report::PerfScriptWriter>> scripts(cfg.outputs.size());
+  std::vector<pmclog::tools::OutputError> script_errors(cfg.outputs.size());
+  std::function<void(const pmcprofile::Sample&)> each_sample;
+  for (size_t i = 0; i < cfg.outputs.size(); ++i) {
+    if (cfg.outputs[i].kind != report::OutputKind::perf_script) continue;
+    scripts[i] = std::make_unique<report::PerfScriptWriter>(
+        session, cfg, [&, i](std::string_view t) {
+          if (!script_errors[i]) script_errors[i] = files[i]->write(t.data(), t.size());
+        });
+    each_sample = [&](const pmcprofile::Sample& smp) {
+      for (auto& w : scripts)
+        if (w) w->sample(smp);
+    };
+  }
   int status = 0;
   std::vector<std::string> errors;
   std::set<std::string> noted;
   bool any_log = false;  // an input had records: there is a report, if only "# No samples."
   for (const auto& in : cfg.inputs) {
     progress.set_input(in);
-    const pmcprofile::InputReport r = session.add_log(in);
+    const pmcprofile::InputReport r = session.add_log(in, each_sample);
     progress.clear();
     if (r.stack_cap) {  // the profile is a part of the logs: no output at all
       std::cerr << kTool << ": " << pmclog::terminal_safe(r.error) << "\n"
@@ -229,6 +248,9 @@ int main(int argc, char** argv) {
     std::cerr << kTool << ": warning: no event named '" << pmclog::display_path(e)
               << "' in the input\n";
   session.symbolize();
+  // perf-script's last piece, before any other output: on standard output its text comes first.
+  for (auto& w : scripts)
+    if (w) w->finish();
 
   bool top_written = false;
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {
@@ -247,13 +269,8 @@ int main(int argc, char** argv) {
       }
       continue;
     }
-    if (o.kind == report::OutputKind::perf_script) {  // streamed: the text grows with samples
-      pmclog::tools::OutputError err;
-      for (const auto& p : session.profiles())
-        report::write_perf_script(p, session, cfg, [&](std::string_view t) {
-          if (!err) err = files[i]->write(t.data(), t.size());
-        });
-      if (report_write_error(err)) return 2;
+    if (scripts[i]) {  // written while reading
+      if (report_write_error(script_errors[i])) return 2;
       continue;
     }
     if (report_write_error(files[i]->write(render(o.kind, session, cfg, top_written)))) return 2;

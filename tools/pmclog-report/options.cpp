@@ -285,8 +285,6 @@ int parse_options(int argc, char** argv, Config& cfg) {
         cfg.profile.keep_threads = cfg.profile.keep_cpus = true;
         cfg.profile.keep_inputs = !cfg.profile.by_file;
       }
-      // perf-script prints every sample, in time order.
-      if (o.kind == OutputKind::perf_script) cfg.profile.keep_timeline = true;
     }
     pmcprofile::Filter& f = cfg.profile.filter;
     f.pids = numbers(pids, "pid", "process id");

@@ -5,10 +5,55 @@
 #include <cstdio>
 
 #include "pmclog/text.h"
-#include "pmcprofile/views.h"
 
 namespace report {
 namespace {
+
+constexpr size_t kChunk = size_t{1} << 20;
+
+// printf's %*llu (fill ' ') and %0*llu (fill '0'), without printf's cost per call: a
+// sample's text is a dozen numbers and perf-script prints millions of samples.
+void put_decimal(std::string& out, uint64_t v, size_t width, char fill = ' ') {
+  char b[20];
+  size_t n = 0;
+  do {
+    b[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  if (width > n) out.append(width - n, fill);
+  while (n != 0) out += b[--n];
+}
+
+// A pid or tid as perf prints a pid_t: %5d (right) or %-5d (left); a negative one as such.
+void put_id(std::string& out, uint32_t id, bool left) {
+  const auto v = static_cast<int32_t>(id);
+  if (v < 0) {
+    char b[16];
+    std::snprintf(b, sizeof b, left ? "%-5d" : "%5d", v);
+    out += b;
+    return;
+  }
+  if (left) {
+    const size_t at = out.size();
+    put_decimal(out, id, 0);
+    if (out.size() - at < 5) out.append(5 - (out.size() - at), ' ');
+  } else {
+    put_decimal(out, id, 5);
+  }
+}
+
+// printf's "\t%16llx".
+void put_address(std::string& out, uint64_t v) {
+  char b[17];
+  b[0] = '\t';
+  size_t at = 17;
+  do {
+    b[--at] = "0123456789abcdef"[v & 0xF];
+    v >>= 4;
+  } while (v != 0 && at > 1);
+  std::fill(b + 1, b + at, ' ');
+  out.append(b, sizeof b);
+}
 
 // perf's name for an object: the kernel image is [kernel.kallsyms], a kernel module
 // [name] (its file name without .ko), a user object its path; no object: [unknown].
@@ -27,125 +72,111 @@ std::string dso_name(const pmcprofile::Frame& f, pmcprofile::ObjectTable& object
   return pmclog::terminal_safe(o.path);
 }
 
-// The samples of a profile in time order, each as perf script prints it.
-class Writer {
- public:
-  Writer(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg)
-      : p_(p), s_(s), t_(s.tables()), inlines_(cfg.profile.symbols.inlines),
-        frame_text_(t_.frames.size()), made_(t_.frames.size(), false),
-        events_(t_.events.size()), comms_(t_.comms.size()) {
-    for (size_t e = 0; e < events_.size(); ++e) events_[e] = pmclog::terminal_safe(t_.events[e]);
-    for (size_t c = 0; c < comms_.size(); ++c) comms_[c] = pmclog::terminal_safe(t_.comms[c]);
-    // perf script prints in time order. The timeline is in replay order, which for legacy
-    // logs is file order: one buffer per CPU or owner after another.
-    order_.resize(p.timeline.size());
-    for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-    if (!std::is_sorted(p.timeline.begin(), p.timeline.end(),
-                        [](const auto& a, const auto& b) { return a.time < b.time; }))
-      std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
-        return p.timeline[a].time < p.timeline[b].time;
-      });
-  }
-
-  size_t samples() const { return order_.size(); }
-
-  // Appends the i-th sample (in time order) to `out`.
-  void append(size_t i, std::string& out) {
-    const pmcprofile::TimedSample& smp = p_.timeline[order_[i]];
-    const pmcprofile::Context& c = t_.context_of(p_.context_of(smp.leaf));
-    // perf script -F comm,pid,tid,cpu,time,event,ip,sym,dso with a callchain:
-    // "COMM PID/TID [CPU] SECS.USECS: EVENT: " (builtin-script.c perf_sample__fprintf_start).
-    const std::string& comm = comms_[c.comm];
-    if (comm.empty()) {
-      out += ':';  // as perf names a thread it never saw named
-      out += std::to_string(c.pid);
-    } else {
-      out += comm;
-    }
-    const double ns = std::max(0.0, std::round(smp.time * 1e9));
-    const auto total_ns = static_cast<unsigned long long>(ns);
-    char buf[128];
-    std::snprintf(buf, sizeof buf, " %5d/%-5d [%03u] %5llu.%06llu: ", static_cast<int32_t>(c.pid),
-                  static_cast<int32_t>(smp.tid), smp.cpu, total_ns / 1000000000ull,
-                  total_ns % 1000000000ull / 1000ull);
-    out += buf;
-    out += events_[c.event];
-    out += ": \n";
-    for (pmcprofile::NodeId n = smp.leaf; !p_.is_root(n); n = p_.nodes[n].parent)
-      out += frame_lines(p_.nodes[n].value);
-    out += '\n';
-  }
-
- private:
-  // The "\t ADDR SYM (DSO)\n" lines of a frame, innermost function first, made once.
-  const std::string& frame_lines(pmcprofile::FrameId id) {
-    if (made_[id]) return frame_text_[id];
-    made_[id] = true;
-    const pmcprofile::Frame& f = t_.frames[id];
-    const auto& refs = t_.frame_functions[id];
-    const pmcprofile::Symbolized& sym = s_.symbol(id);
-    const std::string dso = dso_name(f, s_.objects());
-    char addr[32];
-    std::snprintf(addr, sizeof addr, "\t%16llx ", static_cast<unsigned long long>(f.where.address));
-    std::string& out = frame_text_[id];
-    // refs are outermost first; perf prints the innermost inlined call first.
-    for (size_t i = refs.size(); i-- > 0;) {
-      if (refs[i].inlined && !inlines_) continue;
-      const pmcprofile::Function& fn = t_.functions[refs[i].id];
-      out += addr;
-      if (fn.why != pmcprofile::Unresolved::none) {
-        out += "[unknown]";  // perf's word for a frame without a symbol
-      } else if (sym.frames.size() == refs.size()) {
-        // The symbol's own name (without the " (file:line)" that --lines adds), +0xOFFSET.
-        out += pmclog::terminal_safe(sym.frames[i].name);
-        char off[24];
-        std::snprintf(off, sizeof off, "+0x%llx", static_cast<unsigned long long>(sym.frames[i].offset));
-        out += off;
-      } else {
-        out += pmclog::terminal_safe(fn.name);
-      }
-      out += " (";
-      out += dso;
-      out += ")\n";
-    }
-    return out;
-  }
-
-  const pmcprofile::Profile& p_;
-  pmcprofile::Session& s_;
-  const pmcprofile::Tables& t_;
-  bool inlines_;
-  std::vector<std::string> frame_text_;
-  std::vector<bool> made_;
-  std::vector<std::string> events_, comms_;
-  std::vector<uint32_t> order_;
-};
-
 }  // namespace
 
-void write_perf_script(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg,
-                       const std::function<void(std::string_view)>& sink) {
-  Writer w(p, s, cfg);
-  std::string chunk;
-  chunk.reserve(1u << 21);
-  for (size_t i = 0; i < w.samples(); ++i) {
-    w.append(i, chunk);
-    if (chunk.size() >= (1u << 20)) {
-      sink(chunk);
-      chunk.clear();
-    }
-  }
-  if (!chunk.empty()) sink(chunk);
+PerfScriptWriter::PerfScriptWriter(pmcprofile::Session& s, const Config& cfg,
+                                   std::function<void(std::string_view)> sink)
+    : s_(s), inlines_(cfg.profile.symbols.inlines), sink_(std::move(sink)) {
+  chunk_.reserve(kChunk + (kChunk >> 1));
 }
 
-std::string format_perf_script(const pmcprofile::Profile& p, pmcprofile::Session& s,
-                               const Config& cfg) {
-  std::string out;
-  write_perf_script(p, s, cfg, [&](std::string_view piece) {
-    // Grown by half each time rather than doubled: the text can be gigabytes.
-    if (out.capacity() < out.size() + piece.size()) out.reserve((out.size() + piece.size()) * 3 / 2);
-    out += piece;
-  });
+const std::string& PerfScriptWriter::safe_text(Names& cache, const std::vector<std::string>& from,
+                                               uint32_t id) {
+  // Tables grow while the logs are read, and an event met before its allocation record is
+  // named by it later: a name is escaped again when it is not the one escaped before.
+  if (cache.raw.size() < from.size()) {
+    cache.raw.resize(from.size());
+    cache.safe.resize(from.size());
+  }
+  if (cache.safe[id].empty() || cache.raw[id] != from[id]) {
+    cache.raw[id] = from[id];
+    cache.safe[id] = pmclog::terminal_safe(from[id]);
+  }
+  return cache.safe[id];
+}
+
+void PerfScriptWriter::sample(const pmcprofile::Sample& smp) {
+  const pmcprofile::Tables& t = s_.tables();
+  // perf script -F comm,pid,tid,cpu,time,period,event,ip,sym,dso with a callchain:
+  // "COMM PID/TID [CPU] SECS.USECS: PERIOD EVENT: " (perf's builtin-script.c:
+  // perf_sample__fprintf_start, then "%10" PRIu64 " " for the period).
+  const std::string& comm = safe_text(comms_, t.comms, smp.comm);
+  if (comm.empty()) {
+    chunk_ += ':';  // as perf names a thread it never saw named
+    chunk_ += std::to_string(smp.pid);
+  } else {
+    chunk_ += comm;
+  }
+  const double ns = std::max(0.0, std::round(smp.time * 1e9));
+  const auto total_ns = static_cast<uint64_t>(ns);
+  // A sample stands for the reload count of its PMC's allocation (events per sample); where
+  // the log does not say it (legacy logs, frequency mode), for one.
+  const uint64_t rate = smp.event < t.event_rates.size() ? t.event_rates[smp.event] : 0;
+  chunk_ += ' ';
+  put_id(chunk_, smp.pid, false);
+  chunk_ += '/';
+  put_id(chunk_, smp.tid, true);
+  chunk_ += " [";
+  put_decimal(chunk_, smp.cpu, 3, '0');
+  chunk_ += "] ";
+  put_decimal(chunk_, total_ns / 1000000000u, 5);
+  chunk_ += '.';
+  put_decimal(chunk_, total_ns % 1000000000u / 1000u, 6, '0');  // microseconds, truncated
+  chunk_ += ": ";
+  put_decimal(chunk_, rate != 0 ? rate : 1, 10);
+  chunk_ += ' ';
+  chunk_ += safe_text(events_, t.events, smp.event);
+  chunk_ += ": \n";
+  // Each frame at the address the log holds, the process's virtual address, as perf
+  // prints a callchain's ip (perf 6.5 on; perf 6.1 printed the offset in the object).
+  for (size_t k = 0; k < smp.frames.size(); ++k) {
+    const std::string& text = frame_text(smp.frames[k]);
+    for (size_t at = 0; at < text.size();) {  // one line per function of the frame
+      const size_t end = text.find('\n', at) + 1;
+      put_address(chunk_, smp.addresses[k]);
+      chunk_.append(text, at, end - at);
+      at = end;
+    }
+  }
+  chunk_ += '\n';
+  if (chunk_.size() >= kChunk) {
+    sink_(chunk_);
+    chunk_.clear();
+  }
+}
+
+void PerfScriptWriter::finish() {
+  if (!chunk_.empty()) sink_(chunk_);
+  chunk_.clear();
+}
+
+const std::string& PerfScriptWriter::frame_text(pmcprofile::FrameId id) {
+  if (id >= made_.size()) {
+    made_.resize(id + 1, false);
+    frame_text_.resize(id + 1);
+  }
+  if (made_[id]) return frame_text_[id];
+  made_[id] = true;
+  const pmcprofile::Frame& f = s_.tables().frames[id];
+  const pmcprofile::Symbolized& sym = s_.symbol(id);
+  const std::string dso = " (" + dso_name(f, s_.objects()) + ")\n";
+  std::string& out = frame_text_[id];
+  if (sym.frames.empty()) {
+    out = " [unknown]" + dso;  // perf's word for a frame without a symbol
+    return out;
+  }
+  // The symbolizer's frames are outermost first; perf prints the innermost inlined call first.
+  for (size_t i = sym.frames.size(); i-- > 0;) {
+    const pmcprofile::SymbolFrame& sf = sym.frames[i];
+    if (sf.inlined && !inlines_) continue;
+    // The symbol's own name (without the " (file:line)" that --lines adds), +0xOFFSET.
+    out += ' ';
+    out += pmclog::terminal_safe(sf.name);
+    char off[24];
+    std::snprintf(off, sizeof off, "+0x%llx", static_cast<unsigned long long>(sf.offset));
+    out += off;
+    out += dso;
+  }
   return out;
 }
 

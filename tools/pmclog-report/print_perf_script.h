@@ -1,4 +1,5 @@
-// The `perf-script` output: every sample in the layout of `perf script`.
+// The `perf-script` output: every sample in the layout of `perf script`, written as the logs
+// are read, so that memory stays flat however many samples there are.
 #pragma once
 
 #include <functional>
@@ -11,12 +12,32 @@
 
 namespace report {
 
-// The text grows with the samples (about 130 bytes per frame of each sample):
-// write_perf_script hands it to `sink` in pieces of about 1 MiB, so that memory stays flat;
-// format_perf_script is the same text as one string.
-void write_perf_script(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg,
-                       const std::function<void(std::string_view)>& sink);
-std::string format_perf_script(const pmcprofile::Profile& p, pmcprofile::Session& s,
-                               const Config& cfg);
+// Give sample() every sample Session::add_log hands on (in time order), then finish(). The
+// text (about 130 bytes per frame of each sample) goes to `sink` in pieces of about 1 MiB.
+class PerfScriptWriter {
+ public:
+  PerfScriptWriter(pmcprofile::Session& s, const Config& cfg,
+                   std::function<void(std::string_view)> sink);
+  void sample(const pmcprofile::Sample& smp);
+  void finish();
+
+ private:
+  // Escaped names by id, with the name each was made from.
+  struct Names {
+    std::vector<std::string> raw, safe;
+  };
+  const std::string& frame_text(pmcprofile::FrameId id);
+  const std::string& safe_text(Names& cache, const std::vector<std::string>& from, uint32_t id);
+
+  pmcprofile::Session& s_;
+  bool inlines_;
+  std::function<void(std::string_view)> sink_;
+  std::string chunk_;
+  // Made once each, by frame: the " SYM+0xOFF (DSO)\n" ends of its lines (a frame holds one
+  // line per function, inlined calls first).
+  std::vector<std::string> frame_text_;
+  std::vector<bool> made_;
+  Names events_, comms_;
+};
 
 }  // namespace report

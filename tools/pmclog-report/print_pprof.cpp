@@ -11,14 +11,17 @@
 //   event's reload count where its PMCALLOCATE said it (modern logs: the rate field);
 // - one Sample per leaf node of the stack table (a stack in one context), locations leaf
 //   first, labels pid, tid, cpu (numbers), comm, thread (named threads), file (the input);
+//   each number carries a unit named like its key, because pprof reads a label with num 0
+//   and no unit as absent (profile/encode.go): CPU 0 and pid 0 would lose their labels;
 // - one Location per address-level frame, at the frame's address in the object's own
 //   (link-time) addresses, a return address as recorded; its lines innermost first;
 // - one Mapping per object, in those same object addresses (the profile merges processes
 //   and logs, each with its own load bases, so run-time addresses have no single meaning);
 // - unresolved frames keep their address and get one line whose function is named like
 //   top's label ("libc.so.7+0x1234", "[kernel] 0xffffffff80a01234"), so that every pprof
-//   view shows the rows of top and folded. pprof would otherwise symbolize address-only
-//   locations itself, which needs the log's objects on the host: for that there is --sysroot.
+//   view shows the rows of top and folded; every mapping says has_functions, so that pprof
+//   never names them from a file of the same path on the reading machine (the log's
+//   objects are found with --sysroot, here).
 #include "print_pprof.h"
 
 #include <zlib.h>
@@ -191,6 +194,8 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
     return location_of[fid];
   };
 
+  // The keys of the number labels are their units too: the unit pprof itself assumes for a
+  // key without one, so its views name them as before, and a 0 is kept.
   const int64_t k_pid = str.id("pid"), k_tid = str.id("tid"), k_cpu = str.id("cpu");
   const int64_t k_comm = str.id("comm"), k_thread = str.id("thread"), k_file = str.id("file");
   const int64_t this_file = p.name.empty() ? 0 : str.id(safe(p.name));
@@ -219,6 +224,7 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
       pp::Label* l = smp->add_label();
       l->set_key(key);
       l->set_num(v);
+      l->set_num_unit(key);
     };
     const auto text = [&](int64_t key, int64_t v) {
       pp::Label* l = smp->add_label();
@@ -277,7 +283,10 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
     m->set_memory_limit(hi);
     m->set_file_offset(offset);
     m->set_filename(str.id(safe(info.path)));
-    m->set_has_functions(use.all_resolved);
+    // Every location has a function line (an unresolved one is named like top's label):
+    // pprof re-symbolizes a mapping without has_functions from a file of that path on the
+    // machine that reads the profile, which for a log of another system is another program.
+    m->set_has_functions(true);
     m->set_has_filenames(use.all_resolved && lines);
     m->set_has_line_numbers(use.all_resolved && lines);
     m->set_has_inline_frames(use.all_resolved && inlines);

@@ -130,12 +130,17 @@ std::string format_unresolved(const pmcprofile::Profile& p, pmcprofile::Session&
            ": " + std::to_string(o.frames) + " frames, " + pmcprofile::unresolved_reason(o.why);
     if (o.why == pmcprofile::Unresolved::object_missing) {
       const auto& loc = s.options().locate;
+      // A file was found but is not the log's object: say why (the host's files are
+      // never another system's).
+      if (info.missing == pmcprofile::Missing::refused) out += ": " + info.refused;
       // A kernel image is named by --kernel (or found under the sysroot, as any path).
       if (info.kernel && pmcprofile::is_kernel_image_path(info.path) &&
           (loc.sysroot.empty() || !loc.kernel_file.empty()))
         out += loc.kernel_file.empty() ? " (give --kernel FILE?)" : " (not the --kernel file?)";
       else if (!info.path.empty() && info.path[0] == '/')
-        out += s.options().locate.sysroot.empty() ? " (give --sysroot?)" : " (not under the sysroot)";
+        out += loc.sysroot.empty() ? " (give --sysroot?)"
+               : info.missing == pmcprofile::Missing::refused ? " (the sysroot's file is not the log's)"
+                                                                : " (not under the sysroot)";
     }
     out += "\n";
   }

@@ -8,6 +8,7 @@
 #include "pmclog/endian_io.h"
 #include "pmclog/event_names.h"
 #include "pmclog/layout.h"
+#include "pmclog/legacy_clock.h"
 #include "pmclog/names.h"
 #include "pmclog/parts.h"
 #include "pmclog/text.h"
@@ -16,7 +17,7 @@ namespace pmclog::validate {
 
 namespace {
 
-constexpr uint32_t kNsecMask = 0xFFFFFFFu;  // the writer keeps 28 bits of tv_nsec (format.md §3.2)
+constexpr uint32_t kNsecMask = pmclog::kLegacyNsecMask;  // 28 bits of tv_nsec (format.md §3.2)
 constexpr uint32_t kNsecWrap = kNsecMask + 1;
 constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC without a PMC (format.md §7)
 

@@ -117,7 +117,8 @@ int run(int argc, char** argv) {
      "repeatable, comma-separated; wins over --enable")
     ("enable", po::value<std::vector<std::string>>()->composing(),
      "turn on rules (e.g. a pedantic one), same forms as --disable")
-    ("pedantic", "also report nonzero stale bytes and other pedantic rules")
+    ("pedantic", "also the pedantic rules: what FreeBSD writes in normal operation (no "
+                 "CLOSELOG, samples after exit, ...) and nonzero stale bytes")
     ("strict", "warnings make the exit status 1 too")
     ("max-cpu", po::value<uint32_t>(), "highest CPU number of the producing machine; "
                                        "enables cpu-out-of-range")

@@ -77,8 +77,10 @@ void write_rules_text(std::string& out) {
   out +=
       "\nA rule is an error only when no real kernel could have written the file that way;\n"
       "what real kernels do produce (stale buffer bytes, per-CPU buffers flushed out of order,\n"
-      "wall-clock steps) is a warning. DEFAULT: 'pedantic' rules need --pedantic or --enable,\n"
-      "'max-cpu' needs --max-cpu. Section numbers refer to docs/format.md.\n";
+      "wall-clock steps) is a warning. What FreeBSD writes in normal operation (no CLOSELOG,\n"
+      "samples after an exit, ...) is no finding by default, so --strict passes such logs.\n"
+      "DEFAULT: 'pedantic' rules need --pedantic or --enable, 'max-cpu' needs --max-cpu.\n"
+      "Section numbers refer to docs/format.md.\n";
 }
 
 }  // namespace pmclog::validate

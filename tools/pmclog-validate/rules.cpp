@@ -8,9 +8,11 @@ using S = Severity;
 using C = Category;
 using D = Default;
 
-// Principle (issue 4): a rule is an error only when no real kernel could have written the
-// file that way; anything a real kernel can produce (stale buffers, per-CPU flush order,
-// wall-clock steps, records its writer lost or dropped) is a warning.
+// Principle: a rule is an error only when no real kernel could have written the file that
+// way; anything a real kernel can produce (stale buffers, per-CPU flush order, wall-clock
+// steps, records its writer lost or dropped) is a warning. And what FreeBSD writes in normal
+// operation is no finding at all by default: such rules are pedantic, so that --strict
+// passes every log a working FreeBSD system writes.
 constexpr std::array<RuleInfo, kRuleCount> kRules{{
     {Rule::not_a_log, "not-a-log", S::error, C::framing, D::on,
      "the first bytes are no pmclog record header of any generation or byte order",
@@ -78,7 +80,8 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "the kernel's capture arrays have that size (format.md §10)"},
     {Rule::callchain_deep_for_era, "callchain-deep-for-era", S::warning, C::contents,
      D::pedantic, "an L3 CALLCHAIN deeper than 32 frames",
-     "only kernels from 10.2 on allow it, and L3 logs do not say their release (format.md §10)"},
+     "only kernels from 10.2 on allow it, and L3 logs do not say their release (format.md §10): "
+     "normal for those, so --pedantic only"},
     {Rule::callchain_empty, "callchain-empty", S::warning, C::contents, D::on,
      "a CALLCHAIN with no frames",
      "kernels record the interrupted PC first, but that is not checked in every era: warning"},
@@ -121,31 +124,38 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
     {Rule::version_mismatch, "version-mismatch", S::error, C::structure, D::on,
      "the INITIALIZE version's major does not match the records' generation",
      "each generation's kernels carry one major (L1 1, L2/L3 3, M 9 or >= 10) (format.md §2)"},
-    {Rule::record_after_closelog, "record-after-closelog", S::warning, C::structure, D::on,
-     "records after CLOSELOG in a legacy log (not checked in M, where it is normal)",
-     "late L3 kernels (12-CURRENT 2018) already flushed per-CPU buffers (format.md §3.4), so a "
-     "warning"},
-    {Rule::missing_closelog, "missing-closelog", S::warning, C::structure, D::on,
+    {Rule::record_after_closelog, "record-after-closelog", S::warning, C::structure,
+     D::pedantic, "records after CLOSELOG in a legacy log (not checked in M, where it is normal)",
+     "the last L3 kernels (12-CURRENT 2018) already flushed per-CPU buffers, so other CPUs' "
+     "records follow CLOSELOG there as in M (format.md §3.4): normal, so --pedantic only"},
+    {Rule::missing_closelog, "missing-closelog", S::warning, C::structure, D::pedantic,
      "the log has no CLOSELOG record",
-     "a log whose owner died or is still open has none; the data may still be complete"},
+     "pmcstat -O closes a log without writing one: no real FreeBSD log seen ends with CLOSELOG "
+     "(format.md §3.4), so its absence is normal and --pedantic only"},
     {Rule::pmcid_never_allocated, "pmcid-never-allocated", S::warning, C::structure, D::on,
      "a sample's pmc id is never allocated by a PMCALLOCATE/PMCALLOCATEDYN in the file",
-     "real kernels write such logs: the writer's lost-record bug can swallow the allocation, "
-     "and a record reserved when no free buffer is left is dropped (format.md §3.4); the "
-     "samples cannot be attributed to an event, so a warning"},
+     "a working system logs every pmc's allocation before the pmc samples, but the writer's "
+     "lost-record bug can swallow it and a record reserved when no free buffer is left is "
+     "dropped (format.md §3.4); the samples cannot be attributed to an event: on by default, "
+     "as a warning"},
     {Rule::pmcid_allocated_later, "pmcid-allocated-later", S::warning, C::structure, D::on,
      "a sample's pmc id is allocated only later in the file",
-     "modern kernels flush per-CPU buffers out of order (format.md §3.4)"},
-    {Rule::sample_after_exit, "sample-after-exit", S::warning, C::structure, D::on,
+     "per-CPU buffers are flushed out of order (format.md §3.4), but a kernel hands "
+     "PMCALLOCATE's buffer to the writer at once (format.md §11), before the pmc can sample: "
+     "not normal, so on by default, and a warning"},
+    {Rule::sample_after_exit, "sample-after-exit", S::warning, C::structure, D::pedantic,
      "a process is sampled after its SYSEXIT/PROCEXIT",
-     "per-CPU buffers are flushed out of order (format.md §3.4), and pids are reused"},
-    {Rule::map_out_without_map_in, "map-out-without-map-in", S::warning, C::structure, D::on,
-     "a MAP_OUT with no earlier MAP_IN of the same pid and start",
-     "munmap of part of a mapping, or mappings made before logging began, do this"},
-    {Rule::time_backwards, "time-backwards", S::warning, C::structure, D::on,
+     "per-CPU buffers are flushed out of order (format.md §3.4) and pids are reused: FreeBSD "
+     "writes this in normal operation, so --pedantic only"},
+    {Rule::map_out_without_map_in, "map-out-without-map-in", S::warning, C::structure,
+     D::pedantic, "a MAP_OUT with no earlier MAP_IN of the same pid and start",
+     "munmap of part of a mapping, mappings made before logging began and records the writer "
+     "lost (format.md §11) do this in normal operation, so --pedantic only"},
+    {Rule::time_backwards, "time-backwards", S::warning, C::structure, D::pedantic,
      "a legacy header timestamp earlier than the previous record's",
-     "getnanotime() is wall-clock time, which can be stepped back (format.md §3.2); the 28-bit "
-     "nanosecond wrap is taken into account"},
+     "getnanotime() is wall-clock time, which can be stepped back (format.md §3.2), and the "
+     "last L3 kernels flushed per-CPU buffers out of order (format.md §3.4): normal, so "
+     "--pedantic only; the 28-bit nanosecond wrap is taken into account"},
     // The container's reserved fields and the bytes after each string's NUL come from
     // uninitialised memory in the recorder (format.md §18): no rule looks at them.
     {Rule::container_truncated, "container-truncated", S::error, C::container, D::on,

@@ -14,6 +14,7 @@
 
 #include "pmclog/abi.h"
 #include "pmclog/error.h"
+#include "pmclog/legacy_clock.h"
 #include "pmclog/record.h"
 
 namespace pmclog {
@@ -45,7 +46,7 @@ bool apply_patches(std::span<uint8_t> record, const std::vector<BytePatch>& patc
 // The legacy header time as the kernel stores it: seconds truncated to 32 bits and
 // nanoseconds masked to 28 bits (format.md §3.2).
 inline std::pair<uint32_t, uint32_t> legacy_timestamp(uint64_t sec, uint64_t nsec) {
-  return {static_cast<uint32_t>(sec), static_cast<uint32_t>(nsec & 0xFFFFFFFu)};
+  return {static_cast<uint32_t>(sec), static_cast<uint32_t>(nsec & kLegacyNsecMask)};
 }
 
 }  // namespace pmclog

@@ -13,6 +13,7 @@
 #include "pmclog/event_names.h"
 #include "pmclog/kind.h"
 #include "pmclog/layout.h"
+#include "pmclog/legacy_clock.h"
 #include "pmclog/names.h"
 #include "pmclog/open.h"
 #include "pmclog/parts.h"

@@ -51,14 +51,16 @@ class AddressSpaces {
       : objects_(objects), width_(address_width) {}
 
   // PROCEXEC: the old image is gone; the new one is placed at `dynaddr` when the log gives
-  // the PIE load base, else at its own addresses when it is not position-independent. The
+  // the PIE load base, else at its own addresses when it is not position-independent (an
+  // ET_EXEC always: a dynaddr given for one is not a bias). The
   // run-time linker named by its PT_INTERP is placed from `entryaddr` (legacy/M9: the
   // linker's entry point; M10: AT_BASE, its load base).
   void exec(uint32_t pid, std::string_view path, uint64_t entryaddr, uint64_t dynaddr,
             bool two_address_form);
   // PMCATTACH: the process's image, when nothing is known of it yet.
   void attach(uint32_t pid, std::string_view path);
-  // MAP_IN: `start` is where the object's first executable page is mapped. pid -1: kernel.
+  // MAP_IN: `start` is where the object's first executable page is mapped (a user ET_EXEC
+  // is at its own addresses wherever). pid -1: kernel.
   void map_in(uint32_t pid, uint64_t start, std::string_view path, uint64_t end = UINT64_MAX);
   // MAP_OUT: mappings starting in [start, end) go.
   void map_out(uint32_t pid, uint64_t start, uint64_t end);

@@ -116,14 +116,6 @@ struct StackNode {
   uint32_t value = 0;       // a root: its context id; otherwise its FrameId
 };
 
-// One sample in time order, for views that show samples one by one (perf-script).
-struct TimedSample {
-  double time = 0;       // seconds from its log's first record
-  NodeId leaf = kNoNode;  // its stack: walk parents up to the root for the context
-  uint32_t cpu = 0;
-  uint32_t tid = 0;
-};
-
 class Profile {
  public:
   std::string name;  // the input for --by-file, "" for the merged profile
@@ -131,8 +123,6 @@ class Profile {
   std::vector<uint64_t> self;  // samples whose leaf is the node, by NodeId
   std::vector<uint64_t> event_samples;  // samples per event id
   uint64_t samples = 0;
-  // Every sample in the order read, only with Options::keep_timeline (grows with samples).
-  std::vector<TimedSample> timeline;
 
   NodeId root(uint32_t context);
   NodeId child(NodeId parent, FrameId frame);

@@ -66,8 +66,6 @@ struct Options {
   // Stacks per CPU, and per input in the merged profile (labels of pprof samples).
   bool keep_cpus = false;
   bool keep_inputs = false;
-  // Profile::timeline: every kept sample with its time, CPU and thread (memory per sample).
-  bool keep_timeline = false;
   // Records held back to put a modern log's per-CPU buffers in time order. A record written
   // more than this many records after a later one is replayed out of order.
   size_t reorder_window = 1u << 16;
@@ -94,6 +92,8 @@ struct Sample {
   double time = 0;     // seconds from the log's first record
   bool user_mode = false;
   std::span<const FrameId> frames;
+  // The address of each frame as the log holds it (run-time, in the process), beside frames.
+  std::span<const uint64_t> addresses;
   // The same (stack_epoch, stack_id) means the same context and frames: consumers may cache
   // per distinct stack. Ids restart with every epoch (mappings or names changed).
   static constexpr uint32_t kNoStack = 0xFFFFFFFFu;
@@ -131,8 +131,9 @@ class Session {
   ~Session();
 
   // Reads one log ("-" is standard input; every compression open_log reads) into the
-  // merged profile, or into its own with by_file.
-  InputReport add_log(const std::string& name);
+  // merged profile, or into its own with by_file; each sample added is also handed to
+  // `also` (when given), in time order, for views that print samples one by one.
+  InputReport add_log(const std::string& name, const std::function<void(const Sample&)>& also = {});
   // Reads one log and calls f for every kept sample, in time order (frames are already
   // resolved to objects; call symbolize() or symbol() for names).
   InputReport for_each_sample(const std::string& name, const std::function<void(const Sample&)>& f);

@@ -1,6 +1,9 @@
 // Test workload: burns CPU in one known function. Usage: cpu_hot [SECONDS [EXIT_CODE]]
-// Prints "hot 0xADDR" (the function's run-time address) at start, "cpu_ns N" at exit.
+// Prints "hot 0xADDR" (the function's run-time address) and "at_base 0xADDR" (AT_BASE) at
+// start, "cpu_ns N" at exit.
 // "cpu_hot -n CALLS" does a fixed amount of work instead (for overhead comparisons).
+#include <sys/auxv.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -32,6 +35,8 @@ int main(int argc, char** argv) {
   const double seconds = argc > 1 ? std::atof(argv[1]) : 1.0;
   const int code = argc > 2 ? std::atoi(argv[2]) : 0;
   std::printf("hot %p\n", reinterpret_cast<void*>(&hot_function));
+  // Where the kernel put the run-time linker (AT_BASE), for checking PROCEXEC.
+  std::printf("at_base 0x%lx\n", getauxval(AT_BASE));
   std::fflush(stdout);
   const double start = cpu_seconds();
   unsigned long sink = 0;

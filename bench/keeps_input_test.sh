@@ -1,5 +1,5 @@
 #!/bin/bash
-# A benchmark never writes or removes a file it did not create (issue 11, point 6). Run by
+# A benchmark never writes or removes a file it did not create. Run by
 # ctest with tiny sizes, so it takes well under a second per mode:
 #   keeps_input_test.sh decode   BENCH FIXTURES_DIR   (pmclog-bench-decode)
 #   keeps_input_test.sh validate BENCH FIXTURES_DIR   (validate_bench)

@@ -1,4 +1,4 @@
-// Decode speed against the memory-bound baseline (issue 2, item 10): iterating and fully
+// Decode speed against the memory-bound baseline: iterating and fully
 // decoding every record of a mixed log (mostly callchains of depth 8..32) versus a plain
 // loop summing the same mapped bytes as 32-bit words, both in the same run; then the peak
 // memory of streaming the same log through a pipe.
@@ -207,7 +207,7 @@ uint64_t unchecked_walk(std::span<const uint8_t> d, const Abi& abi) {
 }
 
 // Not the library: a reader shaped like FreeBSD's libpmc (pmclog_read over memory fed with
-// pmclog_feed), the reference point of issue 2's target, rebuilt here from its documented
+// pmclog_feed), the reference point of the target, rebuilt here from its documented
 // behaviour: each record is copied whole into a saved buffer, its fields are read word by
 // word into an event struct, a CALLCHAIN's frames are copied into a fixed array and the
 // rest of the array is cleared (32 entries in the legacy era, 512 in the modern one), a path

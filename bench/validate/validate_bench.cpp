@@ -1,4 +1,4 @@
-// Benchmark for pmclog-validate (issue 4, "Speed and memory"). Not a test: it prints figures.
+// Benchmark for pmclog-validate. Not a test: it prints figures.
 //
 //   validate_bench [--size-mb N] [--runs N] [--keep] [FILE]
 //

@@ -2,8 +2,8 @@
 // Measures, in the same run and on the same filesystem (DIR, default $TMPDIR or /tmp; every
 // file goes to a new folder made there with mkdtemp, removed at the end):
 //   1. `cat` copying a 1 GiB file, and `pmclog-write synth -s 1GiB` to a file: medians of N
-//      runs each, and synth's speed as a fraction of cat's (issue 5 asks for >= 25%);
-//   2. `pmclog-write IN.jsonl -o OUT`: median MB/s of JSON input (issue 5 asks >= 100 MB/s).
+//      runs each, and synth's speed as a fraction of cat's (the goal is >= 25%);
+//   2. `pmclog-write IN.jsonl -o OUT`: median MB/s of JSON input (the goal is >= 100 MB/s).
 // Runs are interleaved (cat, synth, cat, synth...) so that both see the same machine load.
 // --json adds the medians as one JSON object on the last line (bench/run reads it).
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-// Bad input, one test per class of issue 2 item 8, on crafted bytes: the Errc, the offset in
+// Bad input, one test per class of bad input, on crafted bytes: the Errc, the offset in
 // the Error, that the message names the value and the bound, that the records before the
 // damage come back intact, and that the streaming reader reports the same error.
 #include <gtest/gtest.h>

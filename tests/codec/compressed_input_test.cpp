@@ -1,4 +1,4 @@
-// Compressed and foreign input through open_log (open.h, issue 12 point 3): xz and bzip2 read
+// Compressed and foreign input through open_log (open.h): xz and bzip2 read
 // like gzip and zstd, from a path, a FIFO and standard input; other compressions and archives
 // named by their magic; the zstd window cap; damage named by compression and decompressed
 // offset, after every record decoded before it. The compressors are the Debian command-line

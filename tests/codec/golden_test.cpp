@@ -1,5 +1,5 @@
 // The logs written by FreeBSD's own writer code (fixtures/golden/, PROVENANCE.md) decode to
-// exactly their listings and re-encode to exactly their bytes (issue 2, item 9).
+// exactly their listings and re-encode to exactly their bytes.
 #include <gtest/gtest.h>
 
 #include <filesystem>

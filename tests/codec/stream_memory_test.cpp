@@ -1,5 +1,5 @@
-// The streaming reader's memory stays at its configured bound whatever the log's size
-// (issue 2, item 6): a 64 MiB log built in memory, read through a 128 KiB buffer.
+// The streaming reader's memory stays at its configured bound whatever the log's size:
+// a 64 MiB log built in memory, read through a 128 KiB buffer.
 #include <gtest/gtest.h>
 
 #include "random_records.h"

@@ -1,5 +1,5 @@
 // Escaping of untrusted strings (text.h): log strings and file names in text output, JSON
-// string literals, and whole messages for a terminal (issue 12, point 6).
+// string literals, and whole messages for a terminal.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// Faults every tool meets (issue 16, point 5): a full disk, a file size limit, unreadable
+// Faults every tool meets: a full disk, a file size limit, unreadable
 // inputs, SIGINT and SIGTERM in the middle of a run, a 4 GiB sparse file of zeros, records of
 // the largest size, compressed bombs, too many distinct stacks for the report and a sysroot of
 // symlink loops. Each tool is a subprocess; peak memory is wait4's ru_maxrss, checked against

@@ -1,4 +1,4 @@
-// The fast paths of --format=text and --stats (issue 17, point 5): frame lines written into
+// The fast paths of --format=text and --stats: frame lines written into
 // one buffer with a hand-written hex conversion, and --stats' direct-mapped caches of pids
 // and process rows. Checked against printf's digits and against counts worked out here.
 #include <gtest/gtest.h>

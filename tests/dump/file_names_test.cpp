@@ -1,4 +1,4 @@
-// File names are untrusted text too (issue 12, point 6): a name with a terminal escape, a
+// File names are untrusted text too: a name with a terminal escape, a
 // carriage return, a newline and a bidi override is shown escaped in every message and in
 // text output, and as itself in JSON.
 #include <gtest/gtest.h>

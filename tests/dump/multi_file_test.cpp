@@ -1,4 +1,4 @@
-// Several files in one run (issue 12): text forms put head(1)'s `==> NAME <==` line before
+// Several files in one run: text forms put head(1)'s `==> NAME <==` line before
 // each file and a blank line between files, JSON Lines records carry "file", summaries are
 // one section per file; the exit status is the worst of the files, and files after a bad
 // one are still dumped. Expectations are built from single-file runs of the same tool.

@@ -1,4 +1,4 @@
-// --stats tables (issue 11, point 5): samples per process, command, event and cpu with their
+// --stats tables: samples per process, command, event and cpu with their
 // user/kernel split, top N, the kernel's pid -1 apart, execs grouped by path. Every expected
 // count is tallied here while the log is built (or read back from the dump's JSON Lines for a
 // synthetic log), never taken from an earlier run of the dump.

@@ -1,4 +1,4 @@
-// Standard input of every kind through the library's one opening path (issue 12): a regular
+// Standard input of every kind through the library's one opening path: a regular
 // file (`< file`, also one read partly already), a pipe (`| cat`), /dev/null, and every
 // compression, all giving what the file itself gives.
 #include <gtest/gtest.h>

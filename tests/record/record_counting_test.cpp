@@ -1,5 +1,5 @@
 // Counting mode on synthetic input: per-CPU inherited values of a thread that moves between
-// CPUs (issue 11 point 7), the root's own count from the final reads, and the report.
+// CPUs, the root's own count from the final reads, and the report.
 #include <gtest/gtest.h>
 
 #include "count_report.h"

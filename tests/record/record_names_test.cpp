@@ -1,4 +1,4 @@
-// File names are untrusted text (issue 12, point 6): a command or output name with a terminal
+// File names are untrusted text: a command or output name with a terminal
 // escape, a carriage return, a newline and a bidi override is escaped in every message.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// File names are untrusted text (issue 12, point 6): a name with a terminal escape, a carriage
+// File names are untrusted text: a name with a terminal escape, a carriage
 // return, a newline and a bidi override is escaped on stderr and in the text, GitHub and
 // JUnit reports, and is itself (a valid JSON string, bidi control as \u202e) in JSON.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Standard input through the library's one opening path (issue 12): `< file` (mapped),
+// Standard input through the library's one opening path: `< file` (mapped),
 // `| cat` (streamed), a compressed pipe and /dev/null give the same report, named "(stdin)"
 // as in every tool's messages.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// File names are untrusted text (issue 12, point 6): a name with a terminal escape, a carriage
+// File names are untrusted text: a name with a terminal escape, a carriage
 // return, a newline and a bidi override is escaped in every message of the tool.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The strict JSON Lines reader (issue 12): every member must be one the schema and the record
+// The strict JSON Lines reader: every member must be one the schema and the record
 // have, required members must be there, values must fit, and an explicit length must agree
 // with the contents. Each message names the member (the tool adds the line number:
 // write_input_test.cpp).

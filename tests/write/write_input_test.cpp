@@ -1,4 +1,4 @@
-// pmclog-write's JSON Lines input (issue 12): strict errors with the input's line number and
+// pmclog-write's JSON Lines input: strict errors with the input's line number and
 // exit 1, binary logs refused with a hint, lengths that follow edited paths, the cap on one
 // line, and the choice of one file from a multi-file dump. The tool runs as a subprocess.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Appending numbers to the output buffer without going through a format string: the
-// callchain frame lines are most of a dump's output (issue 3, item 9: speed).
+// callchain frame lines are most of a dump's output (speed matters most there).
 #pragma once
 
 #include <bit>

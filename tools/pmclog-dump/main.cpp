@@ -1,6 +1,6 @@
 // pmclog-dump: prints hwpmc(4) logs of every generation as text, pmcstat-compatible text,
-// JSON Lines or annotated words, or summarizes them (issue 3). Several files are dumped one
-// after the other (issue 12): text forms get a `==> NAME <==` line before each, as head(1)
+// JSON Lines or annotated words, or summarizes them. Several files are dumped one
+// after the other: text forms get a `==> NAME <==` line before each, as head(1)
 // and tail(1) print, JSON Lines records a "file" member, summaries one section each.
 #include <signal.h>
 

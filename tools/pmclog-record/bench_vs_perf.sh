@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Overhead comparison with perf record (issue 6 point 9); prints figures, is not a test.
+# Overhead comparison with perf record; prints figures, is not a test.
 # Same workload, event, frequency and callchain setting (frame-pointer callchains) for both.
 # The slowdown is measured on the command's CPU time (user+sys), which a busy machine
 # does not inflate the way it inflates wall time.

@@ -1,5 +1,5 @@
 // pmclog-record: profiles a command, processes or the whole system with Linux
-// perf_event_open and writes a FreeBSD hwpmc(4) log (issue 6). Exit statuses: options.h.
+// perf_event_open and writes a FreeBSD hwpmc(4) log. Exit statuses: options.h.
 #include <cstdio>
 #include <exception>
 

@@ -6,10 +6,10 @@
 
 # Long options by tool: those that take a value, then those that do not.
 _pmclog_args_pmclog_dump="--format --top --type --pid --pmcid --cpu --from-offset --to-offset
-  --head --generation --address-width --address-slot --byte-order --time-width"
+  --head --sysroot --libpmc --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_dump="--help --version --explain --stats --show-abi --keep-going"
 _pmclog_args_pmclog_validate="--disable --enable --max-cpu --format --output --max-errors
-  --generation --address-width --address-slot --byte-order --time-width"
+  --sysroot --libpmc --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_validate="--help --version --pedantic --strict --list-rules --quiet"
 _pmclog_args_pmclog_write="--output --inject --inject-log --seed --file --generation
   --address-width --address-slot --byte-order --time-width --records --size --processes --depth --events
@@ -21,7 +21,7 @@ _pmclog_flags_pmclog_record="--help --version --user-only --container --user-cal
   --fallback --count --per-process --list-events --all-cpus --quiet"
 _pmclog_args_pmclog_report="--output --out-file --by --sort --limit --min-width --width
   --title --callgraph-depth --max-stacks --pid --tid --comm --event --cpu --from --to --sysroot --symfs
-  --kernel --debug-dir --generation --address-width --address-slot --byte-order --time-width"
+  --kernel --debug-dir --libpmc --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_report="--help --version --comm-frame --by-file --icicle --reverse
   --no-progress --user-only --kernel-only --ibs --no-kallsyms --no-demangle --lines --inline
   --keep-going"
@@ -70,8 +70,8 @@ _pmclog_values() {  # TOOL LONG-OPTION
     pmclog-write:--inject)
       echo "truncate bad-magic bad-length unknown-type unterminated-string overlong-callchain
         time-backwards" ;;
-    pmclog-report:--sysroot | pmclog-report:--symfs | pmclog-report:--debug-dir) echo dir ;;
-    *:--output | *:--out-file | *:--inject-log | *:--kernel) echo file ;;
+    *:--sysroot | pmclog-report:--symfs | pmclog-report:--debug-dir) echo dir ;;
+    *:--output | *:--out-file | *:--inject-log | *:--kernel | *:--libpmc) echo file ;;
     *) echo "" ;;
   esac
 }

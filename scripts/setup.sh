@@ -3,7 +3,7 @@
 # Idempotent; run as root (CI runs as root). Skips apt-get when everything is present.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config g++-12 clang-14 libclang-rt-14-dev
+  build-essential cmake pkg-config g++-12 clang-14 libclang-rt-14-dev lld-14
   libboost-dev libboost-program-options-dev
   libgtest-dev libgmock-dev
   libfmt-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev nlohmann-json3-dev libsimdjson-dev

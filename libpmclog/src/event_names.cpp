@@ -11,6 +11,10 @@
 // Missing: most IAP aliases, UCF/UCP, XScale, MIPS, PowerPC, ARM blocks, L1's block layout.
 #include "pmclog/event_names.h"
 
+#include <cstdio>
+
+#include "pmclog/pmu_events.h"
+
 namespace pmclog {
 
 namespace {
@@ -63,6 +67,34 @@ std::optional<std::string_view> event_name(uint32_t code, uint32_t cputype, Gene
       return in_blocks(modern_event_blocks(), code);
   }
   return std::nullopt;
+}
+
+bool is_pmu_index(uint32_t flags, Generation g) {
+  return g == Generation::M10 && (flags & kFlagEvPmu) != 0;
+}
+
+AllocationEvent allocation_event(uint32_t code, uint32_t flags, const EventNaming& n) {
+  AllocationEvent e;
+  if (!is_pmu_index(flags, n.generation)) {
+    if (auto name = event_name(code, n.cputype, n.generation, n.dynamic)) e.name = *name;
+    return e;
+  }
+  e.pmu_index = true;
+  char idx[16];
+  std::snprintf(idx, sizeof idx, "0x%x", code);
+  std::string what = std::string("pmu-events index ") + idx;
+  if (n.cpuid.empty()) {
+    e.note = what + ", but the log's INITIALIZE gives no cpuid to choose a table by";
+  } else if (!n.pmu) {
+    e.note = what + " for " + std::string(n.cpuid) + "; the recording system's libpmc names it" +
+             (n.missing.empty() ? std::string(": --sysroot or --libpmc") : ", but " + std::string(n.missing));
+  } else {
+    PmuEventName p = pmu_event_name(*n.pmu, n.cpuid, code);
+    e.name = p.name;
+    if (e.name.empty()) e.note = what + " for " + std::string(n.cpuid) + " is unnamed: " + p.why;
+  }
+  if (e.name.empty()) e.label = std::string("pmu-event-") + idx;
+  return e;
 }
 
 }  // namespace pmclog

@@ -18,7 +18,7 @@ SlotTable::SlotTable() : names_(kSlotCount) {
       {"cpu", kCpu},            {"unwritten", kUnwritten},     {"payload_hex", kPayloadHex},
       {"address_width", kAddressWidth}, {"byte_order", kByteOrder},
       {"time_width", kTimeWidth}, {"file", kFile}, {"parts", kParts},
-      {"address_slot", kAddressSlot}};
+      {"address_slot", kAddressSlot}, {"event_name", kEventName}};
   for (const auto& [n, slot] : extra) add(n, slot);
 }
 

@@ -20,7 +20,7 @@ enum Slot : int {
   kType = 2 * kFieldCount,
   kTypeCode, kLength, kOffset, kGeneration, kTsSec, kTsNsec, kTsc, kTscHex, kCpu,
   kUnwritten, kPayloadHex, kAddressWidth, kByteOrder, kTimeWidth, kFile, kParts,
-  kAddressSlot,
+  kAddressSlot, kEventName,
   kSlotCount,
   kNoSlot = -1,
 };

@@ -174,6 +174,11 @@ std::optional<Error> read_member(int slot, std::string_view key, dom::element v,
   if (slot == static_cast<int>(Field::pcs)) return read_num_array(v, key, c.pcs);
   if (slot == kHexBase + static_cast<int>(Field::pcs)) return read_num_array(v, key, c.pcs_hex);
   if (slot == kUnwritten) return read_unwritten(v, c.unwritten);
+  if (slot == kEventName) {  // informational (the pmu-events name pmclog-dump found): not read
+    if (v.type() != dom::element_type::STRING && v.type() != dom::element_type::NULL_VALUE)
+      return bad(label(key) + ": " + type_name(v.type()) + " is not allowed here (a string or null)");
+    return std::nullopt;
+  }
   if (slot == kParts) {  // informational (derived from pcs, docs/jsonl.md): not read
     if (v.type() != dom::element_type::ARRAY)
       return bad(label(key) + ": " + type_name(v.type()) + " is not allowed here (an array is expected)");
@@ -281,6 +286,7 @@ std::optional<Error> check_members(const Collected& c, const RecordValue& r, con
       allowed[static_cast<size_t>(Field::usermode)] = true;
       allowed[kParts] = true;  // multipart callchains (format.md §17), informational
     }
+    if (r.kind == Kind::pmcallocate) allowed[kEventName] = true;  // informational
   }
   const std::bitset<kSlotCount> extra = c.seen & ~allowed;
   if (extra.none()) return std::nullopt;

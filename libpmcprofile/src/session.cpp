@@ -368,11 +368,17 @@ class Replay {
       case Kind::initialize:
         tsc_freq_ = h[Field::tsc_freq];
         cputype_ = static_cast<uint32_t>(h[Field::arch]);
+        cpuid_ = h.text;
         break;
       case Kind::pmcallocate: {
         const auto code = static_cast<uint32_t>(h[Field::event]);
-        auto n = pmclog::event_name(code, cputype_, abi_.generation, &dyn_);
-        allocate(static_cast<uint32_t>(h[Field::pmcid]), n ? std::string(*n) : hex32(code, "event-"),
+        const pmclog::AllocationEvent e = pmclog::allocation_event(
+            code, static_cast<uint32_t>(h[Field::flags]),
+            {abi_.generation, cputype_, cpuid_, &dyn_, opt_.pmu_events, opt_.pmu_events_missing});
+        if (!e.note.empty() && std::find(rep_.notes.begin(), rep_.notes.end(), e.note) == rep_.notes.end())
+          rep_.notes.push_back(e.note);
+        allocate(static_cast<uint32_t>(h[Field::pmcid]),
+                 !e.name.empty() ? std::string(e.name) : !e.label.empty() ? e.label : hex32(code, "event-"),
                  abi_.legacy() ? 0 : h[Field::rate]);
         break;
       }
@@ -647,6 +653,7 @@ class Replay {
   uint64_t offset_ = 0;  // the record being replayed
   uint64_t tsc_freq_ = 0;
   uint32_t cputype_ = 0;
+  std::string cpuid_;  // INITIALIZE's, which chooses the pmu-events table
   std::map<uint32_t, std::string> dyn_;
   std::unordered_map<uint32_t, uint32_t> pmc_event_;
   std::unordered_set<uint32_t> unnamed_;  // pmcs sampled before their allocation

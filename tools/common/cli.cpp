@@ -29,6 +29,18 @@ po::options_description general_options() {
   return g;
 }
 
+po::options_description libpmc_options(std::string& libpmc, std::string* sysroot) {
+  po::options_description g("Event names");
+  if (sysroot)
+    g.add_options()("sysroot", po::value(sysroot)->value_name("DIR"),
+                    "the recording system's files: its DIR/usr/lib/libpmc.so.5 (or libpmc.a) "
+                    "names EV_PMU events");
+  g.add_options()("libpmc", po::value(&libpmc)->value_name("FILE"),
+                  "the recording system's libpmc (libpmc.so.5 or libpmc.a), whose pmu-events "
+                  "tables name EV_PMU events (default: DIR/usr/lib/libpmc.so.5 or .a of --sysroot)");
+  return g;
+}
+
 po::options_description abi_options(AbiValues& v, const AbiOptionSet& set) {
   // program_options copies the description, so a temporary string will do.
   auto with_default = [](std::string_view what, std::string_view dflt) {

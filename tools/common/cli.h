@@ -65,6 +65,11 @@ struct AbiValues {
 // names: -g, -w and -b mean other things in perf and are not worth a clash).
 po::options_description abi_options(AbiValues& v, const AbiOptionSet& set = {});
 
+// --libpmc FILE (and, with a sysroot, --sysroot DIR): the recording system's libpmc, whose
+// pmu-events tables name EV_PMU events (pmcprofile::load_libpmc). The report has its own
+// --sysroot (objects too), so it passes none.
+po::options_description libpmc_options(std::string& libpmc, std::string* sysroot = nullptr);
+
 // Checks the values and turns them into a hint; throws UsageError for a bad one.
 // "M" (modern, M9 or M10 by the INITIALIZE version) sets `modern`.
 AbiHint abi_hint(const AbiValues& v);

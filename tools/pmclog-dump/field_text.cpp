@@ -95,9 +95,10 @@ bool append_field(std::string& out, const pmclog::Record& r, const pmclog::Field
       break;
     case Field::event: {
       fmt::format_to(out_it(out), "0x{:x}", v32);
-      if (auto n = pmclog::event_name(v32, st.cputype, g, &st.soft_events)) {
+      const pmclog::AllocationEvent e = st.allocation(r);
+      if (!e.name.empty() || !e.label.empty()) {
         out += " (";
-        pmclog::append_escaped(out, *n);
+        pmclog::append_escaped(out, e.name.empty() ? std::string_view(e.label) : e.name);
         out += ')';
       }
       break;

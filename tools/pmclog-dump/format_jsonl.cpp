@@ -40,11 +40,24 @@ class JsonlFormatter : public Formatter {
     } else {
       pmclog::append_json(r, st.abi, out.buf);
     }
+    if (r.kind == pmclog::Kind::pmcallocate) add_pmu_event_name(r, st, out.buf);
     out.buf += '\n';
     out.maybe_flush();
   }
 
  private:
+  // An EV_PMU index means nothing without the recording system's table: such a line gets
+  // "event_name", the name the table gives it or null (docs/jsonl.md; pmclog-write skips it).
+  static void add_pmu_event_name(const pmclog::Record& r, const LogState& st, std::string& b) {
+    const pmclog::AllocationEvent e = st.allocation(r);
+    if (!e.pmu_index) return;
+    b.pop_back();  // the object's closing brace
+    b += ",\"event_name\":";
+    if (e.name.empty()) b += "null";
+    else pmclog::append_json_string(b, e.name);
+    b += '}';
+  }
+
   bool with_file_;
   std::string prefix_;  // {"file":NAME, for the current file
 };

@@ -121,8 +121,11 @@ class PmcstatFormatter : public Formatter {
         kw("allocate");
         const uint32_t ev = u32(Field::event);
         fmt::format_to(it, "0x{:x} ", u32(Field::pmcid));
-        if (auto n = pmclog::event_name(ev, st.cputype, g, &st.soft_events)) {
-          append_str(b, *n);
+        const pmclog::AllocationEvent e = st.allocation(r);
+        if (!e.name.empty()) {
+          append_str(b, e.name);
+        } else if (e.pmu_index) {  // the note says what the number is
+          append_str(b, e.label);
         } else {
           fmt::format_to(it, "\"EVENT_0x{:x}\"", ev);
           note_unknown(ev, st, out);

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
+
+#include "pmclog/text.h"
+
 namespace dump {
 
 void LogState::observe_header(const pmclog::Record& r) {
@@ -14,6 +18,17 @@ void LogState::observe_header(const pmclog::Record& r) {
   cputype = static_cast<uint32_t>(r[pmclog::Field::arch]);
   if (r.has(pmclog::Field::tsc_freq)) tsc_freq = r[pmclog::Field::tsc_freq];
   if (r.has(pmclog::Field::cpuid)) cpuid = std::string(r.text);
+}
+
+pmclog::AllocationEvent LogState::allocation(const pmclog::Record& r) const {
+  pmclog::AllocationEvent e = pmclog::allocation_event(
+      static_cast<uint32_t>(r[pmclog::Field::event]), static_cast<uint32_t>(r[pmclog::Field::flags]),
+      {abi.generation, cputype, cpuid, &soft_events, pmu, pmu_missing});
+  if (!e.note.empty() && (!noted || noted->insert(e.note).second)) {
+    std::cerr << "pmclog-dump: " << pmclog::display_path(file)
+              << ": note: " << pmclog::terminal_safe(e.note) << "\n";
+  }
+  return e;
 }
 
 std::string legacy_time(const pmclog::Record& r) {

@@ -4,10 +4,13 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include "pmclog/abi.h"
 #include "pmclog/container.h"
+#include "pmclog/event_names.h"
+#include "pmclog/pmu_events.h"
 #include "pmclog/record.h"
 
 namespace dump {
@@ -23,6 +26,11 @@ struct LogState {
   std::string cpuid;
   // Names the log gave soft events in PMCALLOCATEDYN, for PMCALLOCATE lines of the same code.
   std::map<uint32_t, std::string> soft_events;
+  // The recording system's pmu-events tables (--libpmc, --sysroot), or why there are none.
+  const pmclog::PmuEvents* pmu = nullptr;
+  std::string pmu_missing;
+  // The notes already printed in this run (one per distinct note, whatever the files).
+  std::set<std::string>* noted = nullptr;
   uint64_t records_read = 0;  // decoded so far, selected or not (pmcstat's record count)
   uint64_t end_of_last = 0;   // offset just past the last good record
 
@@ -38,6 +46,11 @@ struct LogState {
     if (r.kind == pmclog::Kind::initialize || r.kind == pmclog::Kind::pmcallocatedyn)
       observe_header(r);
   }
+
+  // The event of a PMCALLOCATE(DYN) as every output names it (pmclog::allocation_event).
+  // An unnamed pmu-events index gets its note on stderr, once per run (while a line may be
+  // half-built in the output buffer, so nothing is flushed).
+  pmclog::AllocationEvent allocation(const pmclog::Record& r) const;
 
  private:
   void observe_header(const pmclog::Record& r);

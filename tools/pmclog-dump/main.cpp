@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <cstring>
 #include <iostream>
+#include <set>
 
 #include "formatter.h"
 #include "options.h"
 #include "output.h"
 #include "pmclog/open.h"
+#include "pmcprofile/pmu_events.h"
 #include "select.h"
 #include "stats.h"
 #include "pmclog/text.h"
@@ -56,7 +58,8 @@ void show_abi(const pmclog::OpenLog& in, Output& out) {
 
 class Driver {
  public:
-  Driver(const Options& o, Output& out) : o_(o), out_(out), several_(o.files.size() > 1) {
+  Driver(const Options& o, Output& out, const pmcprofile::LibpmcOption& libpmc)
+      : o_(o), out_(out), libpmc_(libpmc), several_(o.files.size() > 1) {
     switch (o.format) {
       case Format::text: fmt_ = make_text_formatter(); break;
       case Format::pmcstat: fmt_ = make_pmcstat_formatter(); break;
@@ -89,6 +92,9 @@ class Driver {
     st.file = name == "-" ? "(stdin)" : name;
     st.abi = in.reader->abi();
     if (in.detection.container) st.container = &*in.detection.container;
+    if (libpmc_.events) st.pmu = &*libpmc_.events;
+    st.pmu_missing = libpmc_.missing;
+    st.noted = &noted_;
     return o_.stats ? loop<true>(*in.reader, st, nullptr) : loop<false>(*in.reader, st, fmt_.get());
   }
 
@@ -202,6 +208,8 @@ class Driver {
 
   const Options& o_;
   Output& out_;
+  const pmcprofile::LibpmcOption& libpmc_;
+  std::set<std::string> noted_;  // notes printed in this run
   std::unique_ptr<Formatter> fmt_;
   const bool several_;  // more than one file was given
   int sections_ = 0;    // sections begun so far
@@ -217,10 +225,15 @@ int main(int argc, char** argv) {
   int code = 0;
   auto opts = dump::parse_options(argc, argv, code);
   if (!opts) return code;
+  const pmcprofile::LibpmcOption libpmc = pmcprofile::load_libpmc(opts->sysroot, opts->libpmc);
+  if (!libpmc.error.empty()) {
+    std::cerr << "pmclog-dump: " << pmclog::terminal_safe(libpmc.error) << "\n";
+    return 2;
+  }
   dump::Output& out = dump::Output::stdout_();
   int status = 0;
   try {
-    dump::Driver driver(*opts, out);
+    dump::Driver driver(*opts, out, libpmc);
     for (const auto& f : opts->files) status = std::max(status, driver.run_file(f));
     out.flush();
   } catch (const dump::PipeClosed&) {

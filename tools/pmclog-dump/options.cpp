@@ -126,8 +126,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("head,n", po::value(&head), "stop after N selected records");
   // clang-format on
   po::options_description visible;
-  visible.add(tools::cli::general_options()).add(output).add(selection).add(
-      tools::cli::abi_options(abi));
+  std::string sysroot, libpmc;
+  visible.add(tools::cli::general_options()).add(output).add(selection)
+      .add(tools::cli::libpmc_options(libpmc, &sysroot)).add(tools::cli::abi_options(abi));
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::vector<std::string>>(), "input");
   po::options_description all;
@@ -141,6 +142,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     if (tools::cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
     Options o;
     if (vm.count("file")) o.files = vm["file"].as<std::vector<std::string>>();
+    o.sysroot = sysroot;
+    o.libpmc = libpmc;
     tools::cli::default_to_stdin(o.files, "log");
     o.stats = vm.count("stats") > 0;
     o.show_abi = vm.count("show-abi") > 0;

@@ -37,6 +37,7 @@ struct Options {
   bool keep_going = false;
   pmclog::AbiHint hint;
   Selection select;
+  std::string sysroot, libpmc;  // where the pmu-events tables are (pmcprofile::load_libpmc)
 };
 
 // Returns the options, or nullopt after printing help/version (exit 0) or a usage error

@@ -33,6 +33,7 @@ struct Command {
 struct Event {
   std::string name;  // empty for pmcs with no PMCALLOCATE
   bool named = false;
+  std::string label;  // an unnamed pmu-events index: "pmu-event-0x6a"
   std::set<uint32_t> codes;
   uint64_t pmcs = 0;
 };
@@ -152,9 +153,11 @@ void Stats::observe_naming(const pmclog::Record& r, const LogState& st) {
       if (r.kind == Kind::pmcallocatedyn && !r.text.empty()) {
         p.name = std::string(r.text);
         p.named = true;
-      } else if (auto n = event_name(p.event, st.cputype, st.abi.generation, &st.soft_events)) {
-        p.name = std::string(*n);
+      } else if (const pmclog::AllocationEvent e = st.allocation(r); !e.name.empty()) {
+        p.name = std::string(e.name);
         p.named = true;
+      } else {
+        p.label = e.label;
       }
       break;
     }
@@ -317,6 +320,7 @@ Stats::Tables Stats::tables() const {
     e.s.add(p.samples);
     e.what.name = p.named ? p.name : "";
     e.what.named = p.named;
+    e.what.label = p.label;
     if (p.allocated) e.what.codes.insert(p.event);
     ++e.what.pmcs;
   }
@@ -330,11 +334,12 @@ Stats::Tables Stats::tables() const {
 
 namespace {
 
-// "BU_CPU_CLK_UNHALTED (0x2098)", "EVENT_0x1234", "[no PMCALLOCATE]", escaped.
+// "BU_CPU_CLK_UNHALTED (0x2098)", "EVENT_0x1234", "pmu-event-0x6a", "[no PMCALLOCATE]", escaped.
 std::string event_label(const Event& e) {
   std::string s;
   if (e.named) s = pmclog::escaped(e.name);
   else if (e.codes.empty()) return "[no PMCALLOCATE]";
+  else if (!e.label.empty()) return e.label;  // one code: grouped by it
   bool first = true;
   for (uint32_t c : e.codes) {
     if (!e.named) s += fmt::format("{}EVENT_0x{:x}", first ? "" : ",", c);
@@ -427,7 +432,7 @@ void Stats::print_text(const LogState& st, Output& out) {
       continue;
     }
     fmt::format_to(it, "  0x{:08x} event 0x{:x} \"", id, p->event);
-    pmclog::append_escaped(b, p->named ? p->name : "?");
+    pmclog::append_escaped(b, p->named ? p->name : !p->label.empty() ? p->label : "?");
     fmt::format_to(it, "\" {} samples\n", p->samples.total());
   }
   if (pmcs.size() < t.pmcs.size())

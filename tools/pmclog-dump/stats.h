@@ -129,6 +129,7 @@ class Stats {
     uint32_t flags = 0;
     std::string name;
     bool named = false;
+    std::string label;       // unnamed pmu-events index: "pmu-event-0x6a"
     bool allocated = false;  // a PMCALLOCATE/PMCALLOCATEDYN for it was seen
     bool listed = false;     // a selected record named it
     Split samples;

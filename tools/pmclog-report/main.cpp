@@ -182,6 +182,14 @@ int main(int argc, char** argv) {
     }
   }
 
+  cfg.libpmc = pmcprofile::load_libpmc(cfg.profile.locate.sysroot, cfg.libpmc_file);
+  if (!cfg.libpmc.error.empty()) {
+    std::cerr << kTool << ": " << pmclog::terminal_safe(cfg.libpmc.error) << "\n";
+    return 2;
+  }
+  if (cfg.libpmc.events) cfg.profile.pmu_events = &*cfg.libpmc.events;
+  cfg.profile.pmu_events_missing = cfg.libpmc.missing;
+
   // perf-script on a terminal is printed while the logs are read: no progress line in it.
   bool script_on_terminal = false;
   for (const auto& o : cfg.outputs)
@@ -208,6 +216,7 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   std::vector<std::string> errors;
+  std::set<std::string> noted;
   bool any_log = false;  // an input had records: there is a report, if only "# No samples."
   for (const auto& in : cfg.inputs) {
     progress.set_input(in);
@@ -220,6 +229,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     any_log = any_log || (r.opened && !r.empty_input);
+    for (const auto& n : r.notes)  // once per run, whatever the number of inputs
+      if (noted.insert(n).second) std::cerr << kTool << ": note: " << pmclog::terminal_safe(n) << "\n";
     if (!r.error.empty()) {
       status = 1;
       errors.push_back(r.damaged != 0 && cfg.profile.keep_going

@@ -169,6 +169,7 @@ int parse_options(int argc, char** argv, Config& cfg) {
       ("sysroot", po::value(&sysroot)->value_name("DIR"),
        "look every object of the log up under DIR, as if chrooted")
       ("symfs", po::value(&sysroot)->value_name("DIR"), "same as --sysroot (perf's name)")
+
       ("kernel", po::value(&kernel)->value_name("FILE"),
        "the kernel image (FreeBSD kernel or vmlinux)")
       ("debug-dir", po::value(&debug_dirs)->composing()->value_name("DIR"),
@@ -185,8 +186,8 @@ int parse_options(int argc, char** argv, Config& cfg) {
   po::options_description hidden;
   hidden.add_options()("input", po::value(&cfg.inputs)->composing());
   po::options_description visible;
-  visible.add(cli::general_options()).add(out).add(filt).add(sym).add(damage).add(
-      cli::abi_options(abi));
+  visible.add(cli::general_options()).add(out).add(filt).add(sym)
+      .add(cli::libpmc_options(cfg.libpmc_file)).add(damage).add(cli::abi_options(abi));
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description pos;

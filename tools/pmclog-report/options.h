@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pmcprofile/pmu_events.h"
 #include "pmcprofile/session.h"
 #include "pmcprofile/views.h"
 
@@ -43,6 +44,8 @@ struct Config {
   bool progress = true;
   SvgOptions svg;
   size_t callgraph_depth = 32;  // callgraph: frames per chain, the leaf included (pmcstat -z)
+  std::string libpmc_file;          // --libpmc
+  pmcprofile::LibpmcOption libpmc;  // read by main: profile.pmu_events points in here
 
 };
 

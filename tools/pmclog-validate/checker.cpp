@@ -20,7 +20,6 @@ namespace {
 constexpr uint32_t kNsecMask = pmclog::kLegacyNsecMask;  // 28 bits of tv_nsec (format.md §3.2)
 constexpr uint32_t kNsecWrap = kNsecMask + 1;
 constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC without a PMC (format.md §7)
-constexpr uint32_t kFlagEvPmu = 0x200;  // PMC_F_EV_PMU (main): the event is a pmu-events index
 
 uint32_t load32(const Abi& abi, const uint8_t* p) {
   return pmclog::detail::load32(abi.byte_order, p);  // byte order in one place (endian_io.h)
@@ -248,10 +247,24 @@ void Checker::allocate(uint32_t pmcid, const Record& r, uint64_t index) {
 // libpmc resolves a PMCALLOCATE's event code through its tables and aborts the whole parse
 // when that fails (format.md §12.1); the dump keeps decoding, so this is only a warning.
 void Checker::check_event_name(const Record& r, uint64_t index) {
-  if (!cfg_.on(Rule::event_unknown_to_libpmc)) return;
   const uint32_t code = static_cast<uint32_t>(r[Field::event]);
-  // main looks an EV_PMU event up in the pmu-events table of the cpuid, which we lack.
-  if (abi_.generation == Generation::M10 && (r[Field::flags] & kFlagEvPmu)) return;
+  const auto flags = static_cast<uint32_t>(r[Field::flags]);
+  // An EV_PMU index is named by the recording system's pmu-events table (format.md §12.2):
+  // without it there is nothing to check, only a note on what the number is.
+  if (is_pmu_index(flags, abi_.generation)) {
+    const AllocationEvent e = allocation_event(
+        code, flags, {abi_.generation, cputype_, cpuid_, &soft_names_, cfg_.pmu_events, cfg_.pmu_missing});
+    if (!e.name.empty()) return;
+    if (!cfg_.pmu_events) {
+      if (cfg_.notes) cfg_.notes->insert(e.note);
+      return;
+    }
+    if (cfg_.on(Rule::event_unknown_to_libpmc))
+      report(Rule::event_unknown_to_libpmc, r.offset, index,
+             "PMCALLOCATE " + e.note + ": FreeBSD's pmcstat cannot name it either");
+    return;
+  }
+  if (!cfg_.on(Rule::event_unknown_to_libpmc)) return;
   if (event_name(code, cputype_, abi_.generation, &soft_names_)) return;
   const std::string_view cpu = cputype_ == kNoCputype ? std::string_view("no INITIALIZE")
                                                       : cputype_name(cputype_, abi_.generation);
@@ -289,6 +302,7 @@ void Checker::initialize(const Record& r, uint64_t index) {
   }
   seen_initialize_ = true;
   cputype_ = static_cast<uint32_t>(r[Field::arch]);
+  if (r.has(Field::cpuid)) cpuid_ = std::string(r.text);
   const uint32_t version = static_cast<uint32_t>(r[Field::version]);
   if (!version_fits(abi_.generation, version_major(version))) {
     report(Rule::version_mismatch, r.offset, index,

@@ -77,6 +77,7 @@ class Checker {
   static constexpr uint32_t kNoCputype = 0xFFFFFFFFu;  // before INITIALIZE: no enum value
   uint32_t cputype_ = kNoCputype;
   std::map<uint32_t, std::string> soft_names_;
+  std::string cpuid_;  // INITIALIZE's: chooses the pmu-events table
 
   struct PmcState {
     bool allocated = false;

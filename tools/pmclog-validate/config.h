@@ -4,7 +4,10 @@
 #include <bitset>
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <string>
 
+#include "pmclog/pmu_events.h"
 #include "rules.h"
 
 namespace pmclog::validate {
@@ -13,6 +16,11 @@ struct Config {
   std::bitset<kRuleCount> enabled;
   std::optional<uint32_t> max_cpu;  // highest valid CPU number
   uint64_t max_diagnostics = 0;     // per file; 0 = keep all
+  // The recording system's pmu-events tables (--libpmc, --sysroot), which name EV_PMU events,
+  // or why there are none; without them such an event is only noted, once per run, in `notes`.
+  const PmuEvents* pmu_events = nullptr;
+  std::string pmu_missing;
+  std::set<std::string>* notes = nullptr;
 
   bool on(Rule r) const { return enabled[static_cast<size_t>(r)]; }
   void set(Rule r, bool v) { enabled[static_cast<size_t>(r)] = v; }

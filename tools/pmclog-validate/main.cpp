@@ -6,6 +6,7 @@
 
 #include <iostream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "pmclog/abi.h"
 #include "pmclog/detect.h"
 #include "pmclog/text.h"
+#include "pmcprofile/pmu_events.h"
 #include "report.h"
 #include "rules.h"
 #include "same_file.h"
@@ -136,9 +138,10 @@ int run(int argc, char** argv) {
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::vector<std::string>>(), "log files");
   // clang-format on
+  std::string sysroot, libpmc;
   po::options_description visible;
-  visible.add(tools::cli::general_options()).add(checks).add(report).add(
-      tools::cli::abi_options(abi));
+  visible.add(tools::cli::general_options()).add(checks).add(report)
+      .add(tools::cli::libpmc_options(libpmc, &sysroot)).add(tools::cli::abi_options(abi));
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description pos;
@@ -182,10 +185,22 @@ int run(int argc, char** argv) {
   const bool strict = vm.count("strict") > 0;
   const bool quiet = vm.count("quiet") > 0;
 
+  const pmcprofile::LibpmcOption tables = pmcprofile::load_libpmc(sysroot, libpmc);
+  if (!tables.error.empty()) {
+    std::cerr << "pmclog-validate: " << terminal_safe(tables.error) << '\n';
+    return kExitUsage;
+  }
+  if (tables.events) cfg.pmu_events = &*tables.events;
+  cfg.pmu_missing = tables.missing;
+  std::set<std::string> notes;
+  cfg.notes = &notes;
+
   std::vector<FileResult> results;
   for (const std::string& name : files) {
     results.push_back(validate_file(name, hint, cfg));
   }
+  if (!quiet)  // once per run, whatever the number of files
+    for (const std::string& n : notes) std::cerr << "pmclog-validate: note: " << terminal_safe(n) << '\n';
   const RunSummary summary = summarize(results, strict);
 
   std::string out;

@@ -16,6 +16,8 @@
 
 namespace pmclog {
 
+struct PmuEvents;  // pmclog/pmu_events.h
+
 // One block of consecutive event codes (enum pmc_event) and their names in order.
 struct EventBlock {
   uint32_t first;
@@ -47,5 +49,31 @@ bool is_soft_event(uint32_t code);
 // Soft codes are named by `dynamic` (code -> the name a PMCALLOCATEDYN of the log gave it).
 std::optional<std::string_view> event_name(uint32_t code, uint32_t cputype, Generation g,
                                            const std::map<uint32_t, std::string>* dynamic = nullptr);
+
+inline constexpr uint32_t kFlagEvPmu = 0x200;  // PMC_F_EV_PMU (M10, format.md §9.2)
+
+// A PMCALLOCATE's event field is a pmu-events index, not an event code (format.md §12.2).
+bool is_pmu_index(uint32_t flags, Generation g);
+
+// What names the events of one log. Every tool names a PMCALLOCATE through allocation_event(),
+// so that all outputs agree.
+struct EventNaming {
+  Generation generation = Generation::M10;
+  uint32_t cputype = 0;                                      // INITIALIZE's
+  std::string_view cpuid;                                    // INITIALIZE's (modern)
+  const std::map<uint32_t, std::string>* dynamic = nullptr;  // soft events, as event_name()
+  const PmuEvents* pmu = nullptr;  // the recording system's libpmc (--sysroot, --libpmc)
+  std::string_view missing;        // why pmu is null although asked for ("" if not asked)
+};
+
+struct AllocationEvent {
+  std::string_view name;  // empty when unnamed
+  bool pmu_index = false;  // the code is a pmu-events index
+  // For an unnamed index: what outputs call it ("pmu-event-0x6a", never a made-up event
+  // code) and the note that says what the number is, for stderr once per run.
+  std::string label;
+  std::string note;
+};
+AllocationEvent allocation_event(uint32_t code, uint32_t flags, const EventNaming& n);
 
 }  // namespace pmclog

@@ -17,5 +17,6 @@
 #include "pmclog/names.h"
 #include "pmclog/open.h"
 #include "pmclog/parts.h"
+#include "pmclog/pmu_events.h"
 #include "pmclog/reader.h"
 #include "pmclog/record.h"

@@ -6,6 +6,7 @@
 
 #include "pmcprofile/address_space.h"
 #include "pmcprofile/objects.h"
+#include "pmcprofile/pmu_events.h"
 #include "pmcprofile/profile.h"
 #include "pmcprofile/session.h"
 #include "pmcprofile/symbolizer.h"

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "pmclog/detect.h"
+#include "pmclog/pmu_events.h"
 #include "pmcprofile/address_space.h"
 #include "pmcprofile/objects.h"
 #include "pmcprofile/profile.h"
@@ -73,6 +74,11 @@ struct Options {
   // one per frame it shares with no other, as memory does). The sample that would pass it
   // stops the log with InputReport::stack_cap. 0: no cap.
   size_t max_stacks = 0;
+  // The recording system's pmu-events tables (read_pmu_events()), which name the events of
+  // PMCALLOCATEs flagged EV_PMU; without them such an event is "pmu-event-0x6a", and
+  // InputReport::notes says what the number is. pmu_events_missing: why they are not here.
+  const pmclog::PmuEvents* pmu_events = nullptr;
+  std::string pmu_events_missing;
   // Called now and then while a log is read: bytes done and (0 if unknown) in all.
   std::function<void(uint64_t done, uint64_t total)> progress;
 };
@@ -108,6 +114,7 @@ struct InputReport {
   uint64_t skipped_bytes = 0;  // --keep-going: damaged bytes stepped over
   uint64_t damaged = 0;        // errors met (the first stops the log unless keep_going)
   std::string error;         // the first error ("" when the whole log was good)
+  std::vector<std::string> notes;  // what the reader should know: an unnamed pmu-events index
   bool empty_input = false;  // no byte at all: no log (error says so)
   // Options::max_stacks was reached (error names the cap and the record's offset): the
   // profile holds only part of the log, and the Session should not be reported on (a log

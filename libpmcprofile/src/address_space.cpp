@@ -25,8 +25,9 @@ void AddressSpaces::exec(uint32_t pid, std::string_view path, uint64_t entryaddr
     } else if (o.layout.type != kEtDyn) {
       add(m, o.layout.exec_lo, {o.layout.exec_hi, id, 0});
     }
-    // The run-time linker. pmclog-record logs the image base instead (twice in M10): a
-    // page-aligned address is a load base, not an entry point, so it places no linker.
+    // The run-time linker. Logs of older pmclog-record versions hold the image base instead
+    // (twice in M10): a page-aligned address is a load base, not an entry point, so it places
+    // no linker.
     const bool image_base = entryaddr == dynaddr || (!two_address_form && (entryaddr & 0xFFF) == 0);
     if (!o.layout.interp.empty() && entryaddr != 0 && !image_base) {
       const ObjectId rid = objects_.intern(o.layout.interp);

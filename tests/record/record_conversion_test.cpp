@@ -375,3 +375,24 @@ TEST(RecordConversion, ParsesMmapAndMmap2Records) {
   PerfEvent bad;
   EXPECT_FALSE(record::parse_perf_record(perf_record(PERF_RECORD_MMAP2, cut), f, bad));
 }
+
+// A system-wide recording samples idle CPUs in pid 0, which has no /proc entry: the idle task
+// is named as perf names it, and a kernel chain of it is kept whole.
+TEST(RecordConversion, IdleTaskIsNamedSwapper) {
+  Harness h;
+  h.conv->add_idle_task(50);
+  h.conv->process(sample({kKernel, 0xffffffff81000010, 0xffffffff81000020}, 0));
+  auto log = h.finish();
+  ASSERT_TRUE(log.ok) << log.error;
+  const auto procs = log.of(Kind::proc_create);
+  const auto threads = log.of(Kind::thr_create);
+  ASSERT_EQ(procs.size(), 1u);
+  ASSERT_EQ(threads.size(), 1u);
+  EXPECT_EQ((*procs[0])[Field::pid], 0u);
+  EXPECT_EQ(procs[0]->text, "swapper");
+  EXPECT_EQ((*threads[0])[Field::tid], 0u);
+  EXPECT_EQ(threads[0]->text, "swapper");
+  const auto chains = log.of(Kind::callchain);
+  ASSERT_EQ(chains.size(), 1u);
+  EXPECT_EQ(chains[0]->pcs.size(), 2u);
+}

@@ -480,6 +480,21 @@ void Converter::add_child(pid_t pid, uint64_t now) {
   sink_.emit(tc, now);
 }
 
+void Converter::add_idle_task(uint64_t now) {
+  procs_[0].threads.insert(0);
+  comm_[0] = "swapper";
+  if (!modern()) return;  // legacy logs have no naming record
+  auto pc = rv(Kind::proc_create);
+  pc[Field::pid] = 0;
+  pc.text = "swapper";
+  sink_.emit(pc, now);
+  auto tc = rv(Kind::thr_create);
+  tc[Field::tid] = 0;
+  tc[Field::pid] = 0;
+  tc.text = "swapper";
+  sink_.emit(tc, now);
+}
+
 void Converter::add_existing_process(pid_t pid, uint64_t now, bool announce_threads) {
   const auto upid = static_cast<uint32_t>(pid);
   Proc& p = procs_[upid];

@@ -56,6 +56,9 @@ class Converter {
   void finish(uint64_t t);
   // A process that exists already (-p, -a): its threads and executable mappings from /proc.
   void add_existing_process(pid_t pid, uint64_t now, bool announce_threads);
+  // The idle task (pid 0), which has no /proc entry but takes the samples of idle CPUs in a
+  // system-wide recording: named "swapper", as perf names it.
+  void add_idle_task(uint64_t now);
   // The command's child, before it execs: known so its fork/exec/exit are tracked.
   void add_child(pid_t pid, uint64_t now);
   // Counting mode: the command's own PROCEXIT waits for finish_deferred(), because its last

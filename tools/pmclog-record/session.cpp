@@ -409,6 +409,7 @@ int run_record(const Options& opt) {
     // Counting starts before /proc is read: a process forked meanwhile is then told by its
     // FORK record, not missed between the two (its samples had no name).
     set_enabled(opened, true);
+    conv.add_idle_task(t0);
     for (pid_t pid : all_pids()) conv.add_existing_process(pid, t0, true);
   }
 

@@ -1,8 +1,10 @@
 #include "pmcprofile/address_space.h"
 
+#include "pmclog/layout.h"
+
 namespace pmcprofile {
 
-constexpr uint32_t kKernelPid = 0xFFFFFFFFu;
+using pmclog::kKernelPid;
 constexpr uint16_t kEtExec = 2;  // ELF e_type of a fixed-address executable
 constexpr uint16_t kEtDyn = 3;   // of a PIE or shared object
 

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "pmclog/kind.h"
+#include "pmclog/layout.h"
 
 namespace pmcprofile {
 namespace {
@@ -108,7 +109,7 @@ void LogSystemProbe::see(const pmclog::Record& r) {
         linux_evidence_ = "a mapping named \"" + std::string(r.text.substr(0, 40)) +
                           "\" (pmclog-record on Linux)";
       linux_mark_ = true;
-    } else if (static_cast<uint32_t>(r[Field::pid]) == 0xFFFFFFFFu &&
+    } else if (static_cast<uint32_t>(r[Field::pid]) == pmclog::kKernelPid &&
                r.text.substr(0, 6) == "/boot/" && freebsd_evidence_.empty()) {
       freebsd_evidence_ = "a kernel mapping under /boot/";
     }

@@ -26,7 +26,7 @@ namespace {
 using pmclog::Field;
 using pmclog::Kind;
 
-constexpr uint32_t kKernelPid = 0xFFFFFFFFu;
+using pmclog::kKernelPid;
 constexpr uint32_t kUserSpaceFlag = 0x1;
 
 std::string base_name(std::string_view p) {

@@ -268,6 +268,23 @@ void Converter::on_mmap(const PerfEvent& e) {
   emit_map_in(e.pid, e.addr, e.addr + e.len, e.filename, e.time);
 }
 
+void Converter::emit_proc_create(uint32_t pid, const std::string& name, uint64_t t) {
+  if (!modern()) return;  // legacy logs have no naming record
+  auto r = rv(Kind::proc_create);
+  r[Field::pid] = pid;
+  r.text = name.substr(0, 19);
+  sink_.emit(r, t);
+}
+
+void Converter::emit_thr_create(uint32_t tid, uint32_t pid, const std::string& name, uint64_t t) {
+  if (!modern()) return;
+  auto r = rv(Kind::thr_create);
+  r[Field::tid] = tid;
+  r[Field::pid] = pid;
+  r.text = name.substr(0, 19);
+  sink_.emit(r, t);
+}
+
 void Converter::unmap_all(uint32_t pid, uint64_t t) {
   auto it = procs_.find(pid);
   if (it == procs_.end()) return;
@@ -289,17 +306,8 @@ void Converter::on_comm(const PerfEvent& e) {
   // The name follows exec (and prctl): the naming records again, with the new name, as a
   // reader takes the last one (the log has no record of its own for a rename).
   if (renamed && modern()) {
-    if (exec && e.pid == e.tid) {
-      auto pc = rv(Kind::proc_create);
-      pc[Field::pid] = e.pid;
-      pc.text = e.comm.substr(0, 19);
-      sink_.emit(pc, e.time);
-    }
-    auto tc = rv(Kind::thr_create);
-    tc[Field::tid] = e.tid;
-    tc[Field::pid] = e.pid;
-    tc.text = e.comm.substr(0, 19);
-    sink_.emit(tc, e.time);
+    if (exec && e.pid == e.tid) emit_proc_create(e.pid, e.comm, e.time);
+    emit_thr_create(e.tid, e.pid, e.comm, e.time);
   }
   if (!exec) return;
   // exec: the old image's mappings go away; PROCEXEC waits for the new image's mapping,
@@ -316,7 +324,6 @@ void Converter::on_fork(const PerfEvent& e) {
   exited_.erase(e.pid);  // a reused pid
   auto parent_comm = comm_.count(e.ptid) ? comm_[e.ptid] : std::string();
   comm_[e.tid] = parent_comm;
-  const std::string name = parent_comm.substr(0, 19);
   if (e.pid != e.ppid) {
     // The child shares its parent's image until it execs; readers copy the parent's
     // mappings at PROCFORK (as pmcstat does), so they are not announced again, and only
@@ -330,22 +337,11 @@ void Converter::on_fork(const PerfEvent& e) {
     r[Field::oldpid] = e.ppid;
     r[Field::newpid] = e.pid;
     sink_.emit(r, e.time);
-    if (modern()) {
-      auto pc = rv(Kind::proc_create);
-      pc[Field::pid] = e.pid;
-      pc.text = name;
-      sink_.emit(pc, e.time);
-    }
+    emit_proc_create(e.pid, parent_comm, e.time);
   } else {
     procs_[e.pid].threads.insert(e.tid);
   }
-  if (modern()) {
-    auto tc = rv(Kind::thr_create);
-    tc[Field::tid] = e.tid;
-    tc[Field::pid] = e.pid;
-    tc.text = name;
-    sink_.emit(tc, e.time);
-  }
+  emit_thr_create(e.tid, e.pid, parent_comm, e.time);
 }
 
 void Converter::on_exit(const PerfEvent& e) {
@@ -468,56 +464,29 @@ void Converter::add_child(pid_t pid, uint64_t now) {
   // Still our fork, so still our name until its exec (COMM) renames it.
   const std::string comm = proc_comm(pid);
   comm_[upid] = comm;
-  if (!modern()) return;
-  auto pc = rv(Kind::proc_create);
-  pc[Field::pid] = upid;
-  pc.text = comm.substr(0, 19);
-  sink_.emit(pc, now);
-  auto tc = rv(Kind::thr_create);
-  tc[Field::tid] = upid;
-  tc[Field::pid] = upid;
-  tc.text = comm.substr(0, 19);
-  sink_.emit(tc, now);
+  emit_proc_create(upid, comm, now);
+  emit_thr_create(upid, upid, comm, now);
 }
 
 void Converter::add_idle_task(uint64_t now) {
   procs_[0].threads.insert(0);
   comm_[0] = "swapper";
-  if (!modern()) return;  // legacy logs have no naming record
-  auto pc = rv(Kind::proc_create);
-  pc[Field::pid] = 0;
-  pc.text = "swapper";
-  sink_.emit(pc, now);
-  auto tc = rv(Kind::thr_create);
-  tc[Field::tid] = 0;
-  tc[Field::pid] = 0;
-  tc.text = "swapper";
-  sink_.emit(tc, now);
+  emit_proc_create(0, comm_[0], now);
+  emit_thr_create(0, 0, comm_[0], now);
 }
 
 void Converter::add_existing_process(pid_t pid, uint64_t now, bool announce_threads) {
   const auto upid = static_cast<uint32_t>(pid);
   Proc& p = procs_[upid];
   const std::string comm = proc_comm(pid);
-  if (modern() && announce_threads) {
-    auto pc = rv(Kind::proc_create);
-    pc[Field::pid] = upid;
-    pc.text = comm.substr(0, 19);
-    sink_.emit(pc, now);
-  }
+  if (announce_threads) emit_proc_create(upid, comm, now);
   for (pid_t tid : proc_threads(pid)) {
     const auto utid = static_cast<uint32_t>(tid);
     p.threads.insert(utid);
     std::string tcomm = proc_comm(tid);  // /proc/TID works for any thread id
     if (tcomm.empty()) tcomm = comm;
     comm_[utid] = tcomm;
-    if (modern() && announce_threads) {
-      auto tc = rv(Kind::thr_create);
-      tc[Field::tid] = utid;
-      tc[Field::pid] = upid;
-      tc.text = tcomm.substr(0, 19);
-      sink_.emit(tc, now);
-    }
+    if (announce_threads) emit_thr_create(utid, upid, tcomm, now);
   }
   for (const ProcMapping& m : read_proc_maps(pid)) {
     if (!m.exec) continue;

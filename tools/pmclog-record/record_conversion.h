@@ -116,6 +116,9 @@ class Converter {
                    uint64_t t);
   void emit_map_in(uint32_t pid, uint64_t start, uint64_t end, const std::string& path,
                    uint64_t t);
+  // The naming records (modern logs only; the name is cut to the kernel's 19 characters).
+  void emit_proc_create(uint32_t pid, const std::string& name, uint64_t t);
+  void emit_thr_create(uint32_t tid, uint32_t pid, const std::string& name, uint64_t t);
   void unmap_all(uint32_t pid, uint64_t t);
   void process_gone(uint32_t pid, uint64_t t);
   void emit_procexit(uint32_t pid, uint64_t t);

@@ -22,7 +22,7 @@ namespace {
 constexpr uint32_t kPmcIdInvalid = 0xFFFFFFFFu;  // PROCEXEC of a system-mode owner
 constexpr uint32_t kModeSS = 0;                  // system-mode sampling (format.md §9.3)
 constexpr uint32_t kProcFlags = 0x10004000;      // p_flag of a running process
-constexpr uint32_t kKernelPid = 0xFFFFFFFFu;     // MAP_IN pid of kernel objects
+using pmclog::kKernelPid;
 
 struct Event {
   uint32_t code;

@@ -86,5 +86,6 @@ const Layout* layout_for_type(const Abi& abi, uint8_t type);
 inline constexpr uint32_t kHeaderMagic = 0xEE;
 inline constexpr uint16_t kMaxRecordLength = 65532;  // 16-bit length rounded down to 4
 inline constexpr uint32_t kPathMax = 1024;           // PATH_MAX (format.md §10)
+inline constexpr uint32_t kKernelPid = 0xFFFFFFFFu;  // the pid of kernel objects' MAP_IN records
 
 }  // namespace pmclog

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <ostream>
 
+#include "diagnostics.h"
 #include "pmclog/abi.h"
 #include "pmclog/text.h"
 
@@ -153,10 +154,8 @@ bool print_help_or_version(const po::variables_map& vm, const HelpText& help,
 }
 
 int usage_error(std::string_view tool, std::string_view message) {
-  // Option values are echoed: untrusted text, like file names.
-  std::cerr << tool << ": " << terminal_safe(std::string(message)) << "\nTry '" << tool
-            << " --help'.\n";
-  return kExitUsage;
+  diag().set_tool(tool);
+  return diag().usage(message);  // option values are echoed: escaped there
 }
 
 void default_to_stdin(std::vector<std::string>& inputs, std::string_view what) {

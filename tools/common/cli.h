@@ -10,18 +10,17 @@
 #include <string_view>
 #include <vector>
 
+#include "exit_status.h"
 #include "pmclog/detect.h"
+#include "tool_error.h"
 
 namespace pmclog::tools::cli {
 
 namespace po = boost::program_options;
 
-inline constexpr int kExitUsage = 2;
+inline constexpr int kExitUsage = code(Exit::usage);
 
-// A bad option or value, found before any work: the tool prints it as a usage error.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using tools::UsageError;
 
 // The project version (CMake's PROJECT_VERSION).
 const char* version();
@@ -87,7 +86,7 @@ void print_help(const HelpText& help, const po::options_description& visible, st
 // where waiting for a binary log would only look hung (a UsageError naming `what`).
 void default_to_stdin(std::vector<std::string>& inputs, std::string_view what);
 
-// "TOOL: MESSAGE" and "Try 'TOOL --help'." on stderr; returns kExitUsage.
+// "TOOL: MESSAGE" and "Try 'TOOL --help'." on stderr (diag().usage); returns kExitUsage.
 int usage_error(std::string_view tool, std::string_view message);
 
 // Runs `body`; a UsageError (or program_options error) thrown from it is reported as above

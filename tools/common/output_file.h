@@ -49,7 +49,8 @@ class OutputFile {
 
  private:
   OutputError fail(OutputError::Kind k, const std::string& what, int err);
-  OutputError open_replacing(const std::string& target);
+  OutputError refuse(const std::string& message);
+  OutputError open_replacing(const std::string& given, const std::string& target);
   OutputError open_spool();
   OutputError write_fd(int fd, const void* data, size_t n, const std::string& what);
 

@@ -50,10 +50,11 @@ class ScratchDir {
   fs::path operator/(const std::string& name) const { return path_ / name; }
   const fs::path& path() const { return path_; }
   // Names in the folder, sorted: what a run left behind.
-  std::string listing() const {
+  std::string listing() const { return listing_of(path_); }
+  static std::string listing_of(const fs::path& folder) {
     std::string out;
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(path_)) names.push_back(e.path().filename());
+    for (const auto& e : fs::directory_iterator(folder)) names.push_back(e.path().filename());
     std::sort(names.begin(), names.end());
     for (const auto& n : names) out += n + "\n";
     return out;

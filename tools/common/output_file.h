@@ -1,7 +1,9 @@
 // The one way the tools write a file (-o of pmclog-write, pmclog-validate, pmclog-record).
 //   - A regular file, or a path that does not exist yet, is written under a temporary name in
 //     the same folder and renamed into place by commit(): a failed or interrupted run leaves
-//     neither a partial file nor the temporary (see temp_cleanup.h for signals).
+//     neither a partial file nor the temporary (see temp_cleanup.h for signals). An existing
+//     file keeps its mode, and its owner and group where the caller may set them; one the
+//     caller could not open for writing, or could not rename over, is refused at open().
 //   - A symlink is followed: its target is replaced and the link stays a link.
 //   - Anything else (standard output "-", a character device such as /dev/null, a FIFO, a
 //     socket) is opened and written through, never replaced.
@@ -49,7 +51,8 @@ class OutputFile {
 
  private:
   OutputError fail(OutputError::Kind k, const std::string& what, int err);
-  OutputError open_replacing(const std::string& target);
+  OutputError refuse(const std::string& message);
+  OutputError open_replacing(const std::string& given, const std::string& target);
   OutputError open_spool();
   OutputError write_fd(int fd, const void* data, size_t n, const std::string& what);
 

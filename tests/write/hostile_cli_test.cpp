@@ -40,6 +40,14 @@ TEST(HostileCli, StrayWordIsRefused) {
   EXPECT_FALSE(fs::exists(d / "a.pmclog"));
 }
 
+// --file chooses among the files of a JSON Lines input: synth has none.
+TEST(HostileCli, FileOptionInSynth) {
+  ScratchDir d;
+  expect_usage(run(write_bin() + " synth -q -n 100 --file a.pmclog -o " + q(d / "a.pmclog"), d),
+               "--file chooses one file of a JSON Lines input");
+  EXPECT_FALSE(fs::exists(d / "a.pmclog"));
+}
+
 TEST(HostileCli, RecordCountAndSizeTogether) {
   ScratchDir d;
   const Outcome r = run(write_bin() + " synth -n 100 -s 1MiB -o " + q(d / "a.pmclog"), d);

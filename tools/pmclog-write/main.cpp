@@ -227,6 +227,8 @@ int run(int argc, char** argv) {
         throw UsageError(std::string("--") + o + " is a synth option: pmclog-write synth --" + o +
                          " ...");
   }
+  if (synth && vm.count("file"))
+    throw UsageError("--file chooses one file of a JSON Lines input; synth reads no input");
   if (!inject_log.empty() && injects.empty()) throw UsageError("--inject-log needs --inject");
   // A log is binary: on a terminal it is noise and may leave the terminal in a strange state.
   if (output == "-" && isatty(STDOUT_FILENO) == 1)

@@ -191,7 +191,7 @@ class FileFilter {
   // After the last line: a --file that matched nothing is an error.
   void finish() const {
     if (!selecting() || matched_) return;
-    throw tools::Failure(tools::Exit::io,
+    throw tools::Failure(tools::Exit::usage,
                     seen_.empty()
                         ? fmt::format("--file {}: no line of {} has a \"file\" member", *opt_.file, name_)
                         : fmt::format("--file {}: no line of {} is of that file (files: {})",

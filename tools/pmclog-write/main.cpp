@@ -218,7 +218,7 @@ int run(int argc, char** argv) {
   }
   if (positionals.size() > (synth ? 0u : 1u))
     throw UsageError("unexpected argument '" + positionals[synth ? 0 : 1] + "'");
-  if (output.empty()) throw UsageError("-o/--output FILE is required (- for standard output)");
+  if (output.empty()) throw UsageError("-o OUT is required (a file, or - for standard output)");
   const bool quiet = vm.count("quiet") > 0;
   if (!synth) {
     for (const char* o : {"records", "size", "processes", "depth", "events", "cpus",

@@ -117,8 +117,9 @@ std::optional<Error> read_num(dom::element v, std::string_view name, Num& n) {
       return bad(label(name) + ": \"" + std::string(s) + "\" is not a number");
     }
     case dom::element_type::BOOL:
-      n = Num{true, false, v.get_bool().value_unsafe() ? 1u : 0u};
-      return std::nullopt;
+      // As null is: a typo or a value from another schema, never taken for 1 or 0.
+      return bad(label(name) + ": " + (v.get_bool().value_unsafe() ? "true" : "false") +
+                 " is not allowed here (a number is expected)");
     default: break;
   }
   return bad(label(name) + ": " + type_name(v.type()) + " is not allowed here (a number is expected)");

@@ -172,8 +172,8 @@ TEST(LineReader, SplitsLinesAcrossTinyReadsAndEnforcesTheCap) {
   try {
     rd2.next(l);
     ADD_FAILURE() << "a 101-byte line passed a 100-byte cap";
-  } catch (const write::ToolError& e) {
-    EXPECT_EQ(e.exit_code, write::kExitBadData);
+  } catch (const tools::Failure& e) {
+    EXPECT_EQ(e.status, tools::Exit::bad_data);
     EXPECT_TRUE(has(e.what(), "t:2: ")) << e.what();
     EXPECT_TRUE(has(e.what(), "100 bytes")) << e.what();
   }

@@ -26,7 +26,7 @@ uint32_t CpuBuffers::emit_callchain(const RecordValue& r, uint32_t cpu) {
 uint32_t CpuBuffers::emit(const RecordValue& r, uint32_t cpu) {
   std::vector<uint8_t>& to = per_cpu_ ? bufs_[cpu] : stream_.pending();
   const auto len = encode(r, abi_, to);
-  if (!len.ok()) throw ToolError(kExitUsageOrIo, "internal error: " + len.error().message);
+  if (!len.ok()) throw tools::Failure(tools::Exit::io, "internal error: " + len.error().message);
   return placed(to, len.value());
 }
 

@@ -237,6 +237,13 @@ void FaultInjector::finish(std::vector<uint8_t>& out) {
   apply(FaultKind::truncate, held_.data(), static_cast<uint32_t>(held_.size()), out);
 }
 
+std::optional<size_t> FaultInjector::unmet_offset() const {
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    if (specs_[i].offset && !fired_[i]) return i;
+  }
+  return std::nullopt;
+}
+
 std::string FaultInjector::listing_json() const {
   std::string s = "[";
   for (size_t i = 0; i < faults_.size(); ++i) {

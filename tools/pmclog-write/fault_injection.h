@@ -54,6 +54,9 @@ class FaultInjector {
   // Bytes written in front of the records, untouched (a PMCL container): offsets stay file offsets.
   void skip_bytes(uint64_t n) { offset_ += n; }
   bool stopped() const { return stopped_; }
+  // The first KIND@OFFSET fault that found no record to damage (the log ended before
+  // OFFSET, or no later record could take it): its index in the specs, or none.
+  std::optional<size_t> unmet_offset() const;
   const std::vector<InjectedFault>& faults() const { return faults_; }
   std::string listing_json() const;
 

@@ -15,6 +15,7 @@
 #include "pmclog/layout.h"
 #include "pmclog/names.h"
 #include "pmclog/open.h"
+#include "diagnostics.h"
 #include "record_stream.h"
 #include "tool_error.h"
 
@@ -47,14 +48,14 @@ void refuse_non_text(std::string_view head, const std::string& name) {
   // byte 0 (big-endian) (format.md §2.2); no JSON text starts like that.
   if (head.size() >= 4 && (b[0] == kHeaderMagic || (b[3] == kHeaderMagic && b[0] % 4 == 0) ||
                            has_container_magic({b, 4})))
-    throw ToolError(kExitBadData, name + ": this is a pmclog file, not JSON Lines (use "
+    throw tools::Failure(tools::Exit::bad_data, name + ": this is a pmclog file, not JSON Lines (use "
                                          "pmclog-dump --format=jsonl)");
   const std::span<const uint8_t> bytes(b, head.size());
   if (auto what = foreign_format(bytes))
-    throw ToolError(kExitBadData, name + ": this is " + *what + ", not JSON Lines");
+    throw tools::Failure(tools::Exit::bad_data, name + ": this is " + *what + ", not JSON Lines");
   const Compression c = sniff_compression(bytes);
   if (c != Compression::none)
-    throw ToolError(kExitBadData, name + ": this is " + compression_name(c) +
+    throw tools::Failure(tools::Exit::bad_data, name + ": this is " + compression_name(c) +
                                       "-compressed, not JSON Lines; decompress it first");
 }
 
@@ -190,7 +191,7 @@ class FileFilter {
   // After the last line: a --file that matched nothing is an error.
   void finish() const {
     if (!selecting() || matched_) return;
-    throw ToolError(kExitUsageOrIo,
+    throw tools::Failure(tools::Exit::usage,
                     seen_.empty()
                         ? fmt::format("--file {}: no line of {} has a \"file\" member", *opt_.file, name_)
                         : fmt::format("--file {}: no line of {} is of that file (files: {})",
@@ -207,7 +208,7 @@ class FileFilter {
       auto h = peek_json_line(PaddedLine{line});
       if (h.ok() && h->has_file) seen_.insert(h->file);
     }
-    throw ToolError(kExitBadData,
+    throw tools::Failure(tools::Exit::bad_data,
                     fmt::format("{}:{}: input holds records of {}{} files ({}); choose one with "
                                 "--file NAME",
                                 name_, at, seen_.size() > kListed ? "more than " : "",
@@ -242,6 +243,7 @@ class FileFilter {
 void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& opt,
                    const std::function<RecordStream&(const Abi&)>& open) {
   LineReader reader(src, name);
+  reader.set_compressed(opt.compressed);
   refuse_non_text(reader.head(kSniffBytes), name);
   AbiResolver resolver(opt);
   FileFilter files(opt, reader, name);
@@ -270,11 +272,11 @@ void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& 
   }
   // No record at all: refused before the output is opened, so no empty log is left behind.
   if (!more && !any)
-    throw ToolError(kExitBadData, name + ": empty input: no INITIALIZE record (no JSON line)");
+    throw tools::Failure(tools::Exit::bad_data, name + ": empty input: no INITIALIZE record (no JSON line)");
   const Abi abi = resolver.abi();
   if (resolver.width_assumed() && !opt.quiet)
-    fmt::print(stderr, "pmclog-write: note: no record settles the address width; assuming "
-                       "{}-bit (use --address-width)\n", abi.address_width * 8);
+    tools::diag().note(fmt::format("no record settles the address width; assuming {}-bit (use "
+                                   "--address-width)", abi.address_width * 8));
   RecordStream* stream = nullptr;
   const auto output = [&]() -> RecordStream& {
     if (!stream) stream = &open(abi);
@@ -289,7 +291,25 @@ void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& 
   uint64_t prev_tsc = 0;
   JsonLineInfo info;
   auto fail = [&](const std::string& msg) -> void {
-    throw ToolError(kExitBadData, fmt::format("{}:{}: {}", name, lineno, msg));
+    throw tools::Failure(tools::Exit::bad_data, fmt::format("{}:{}: {}", name, lineno, msg));
+  };
+  // Two logs in one stream (two dumps concatenated): said as such, not as a wrong type code
+  // of the second log's first line. Only on the error path: good lines are not peeked twice.
+  const auto refuse_second_log = [&](Generation second) {
+    fail(fmt::format("input holds records of more than one log (an INITIALIZE of generation {} "
+                     "after records of {}); write one log at a time, or dump the logs together "
+                     "(pmclog-dump --format=jsonl A B) and choose one with --file NAME",
+                     generation_name(second), generation_name(abi.generation)));
+  };
+  const auto another_log = [&](std::string_view text) {
+    auto h = peek_json_line(text);
+    if (!h.ok()) return;
+    if (!files.selecting() && h->has_file) files.wanted(true, h->file);  // a second "file"
+    if (nrecords == 0 || h->type != "initialize") return;
+    std::optional<Generation> g;
+    if (!h->generation.empty()) g = parse_generation(h->generation);
+    if (!g && h->has_version) g = generation_of_version(static_cast<uint32_t>(h->version));
+    if (g && *g != abi.generation) refuse_second_log(*g);
   };
   // The PMCL container (docs/jsonl.md): its lines come first, header then infos, DONE last;
   // written in the log's byte order.
@@ -332,17 +352,22 @@ void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& 
       output().write_raw(done);
       box = Box::done;
       if (!opt.quiet)
-        fmt::print(stderr, "pmclog-write: note: the PMCL container has no DONE info; adding one\n");
+        tools::diag().note("the PMCL container has no DONE info; adding one");
     }
     auto parsed = padded ? parse_json_record_info(PaddedLine{text}, abi, info)
                          : parse_json_record_info(text, abi, info);
-    if (!parsed.ok()) fail(parsed.error().message);
+    if (!parsed.ok()) {
+      another_log(text);
+      fail(parsed.error().message);
+    }
     if (!files.selecting()) files.wanted(info.has_file, info.file);
     RecordStream& out_stream = output();
     RecordValue& v = parsed->value;
     if (!info.generation.empty() && !forced_gen) {
       const auto g = parse_generation(info.generation);
       if (!g) fail("field 'generation': unknown generation \"" + info.generation + "\"");
+      if (*g != abi.generation && v.kind == Kind::initialize && nrecords > 0)
+        refuse_second_log(*g);
       if (*g != abi.generation)
         fail(fmt::format("field 'generation': {} differs from the log's generation {}",
                          info.generation, generation_name(abi.generation)));
@@ -356,8 +381,7 @@ void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& 
       init.kind = Kind::initialize;
       init[Field::version] = typical_pmc_version(abi.generation);
       if (!opt.quiet)
-        fmt::print(stderr, "pmclog-write: note: the input starts without INITIALIZE; adding "
-                           "one for {}\n", describe(abi));
+        tools::diag().note("the input starts without INITIALIZE; adding one for " + describe(abi));
       if (auto r = encode(init, abi, out_stream.pending()); !r.ok()) fail(r.error().message);
       out_stream.added();
       ++nrecords;

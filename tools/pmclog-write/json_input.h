@@ -29,12 +29,15 @@ struct JsonOptions {
   bool quiet = false;
   // Multi-file input: write only the lines whose "file" member is this (--file NAME).
   std::optional<std::string> file;
+  // The input was decompressed: a read error means damaged data (exit 1), not I/O (exit 2).
+  bool compressed = false;
 };
 
 // Reads lines from `src` (`name` for messages, already escaped: display_path). Once the ABI
-// is settled, `open` is called to get the stream to write to. Throws ToolError: exit 1 with
-// "NAME:LINE: field 'f': reason" for bad input (a binary log or a line above kMaxJsonLine
-// included), exit 2 for read errors and for a `file` that no line has.
+// is settled, `open` is called to get the stream to write to. Throws tools::Failure: exit 1
+// with "NAME:LINE: field 'f': reason" for bad input (a binary log, a line above kMaxJsonLine
+// and the records of two logs included), exit 2 for read errors and for a `file` that no
+// line has.
 void convert_jsonl(ByteSource& src, const std::string& name, const JsonOptions& opt,
                    const std::function<RecordStream&(const Abi&)>& open);
 

@@ -23,7 +23,7 @@ LineReader::LineReader(ByteSource& src, std::string name, size_t max_line)
     : src_(src), name_(std::move(name)), max_(max_line), buf_(kChunk + kJsonPadding) {}
 
 void LineReader::too_long() const {
-  throw ToolError(kExitBadData,
+  throw tools::Failure(tools::Exit::bad_data,
                   fmt::format("{}:{}: line longer than {}, the cap on one JSON line (a record's "
                               "JSON is under 1 MiB)",
                               name_, lineno_ + 1, size_text(max_)));
@@ -48,7 +48,9 @@ bool LineReader::fill() {
   }
   const size_t want = buf_.size() - kJsonPadding - end_;
   auto r = src_.read(reinterpret_cast<uint8_t*>(buf_.data() + end_), want);
-  if (!r.ok()) throw ToolError(kExitUsageOrIo, "cannot read " + name_ + ": " + r.error().message);
+  if (!r.ok())
+    throw tools::Failure(compressed_ ? tools::Exit::bad_data : tools::Exit::io,
+                         "cannot read " + name_ + ": " + r.error().message);
   if (r.value() == 0) {
     eof_ = true;
     return false;

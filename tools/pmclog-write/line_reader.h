@@ -22,12 +22,15 @@ class LineReader {
   LineReader(ByteSource& src, std::string name, size_t max_line = kMaxJsonLine);
 
   // The next line, without its '\n'; false at the end. The view stays valid until the next
-  // call and has pmclog::kJsonPadding readable bytes after it. Throws ToolError: exit 1
-  // ("NAME:LINE: line longer than ...") above the cap, exit 2 when reading fails.
+  // call and has pmclog::kJsonPadding readable bytes after it. Throws tools::Failure: exit 1
+  // ("NAME:LINE: line longer than ...") above the cap or when compressed input is damaged,
+  // exit 2 when reading the file fails.
   bool next(std::string_view& line);
   uint64_t line_number() const { return lineno_; }  // of the line last returned
   // Up to `n` bytes from the start of the input, before the first next() (for sniffing).
   std::string_view head(size_t n);
+  // The input is decompressed: a read error is then damaged data (a truncated .gz), exit 1.
+  void set_compressed(bool c) { compressed_ = c; }
 
  private:
   bool fill();  // reads once more after end_; false at the end of the input
@@ -38,7 +41,7 @@ class LineReader {
   size_t max_;
   std::vector<char> buf_;  // [pos_, end_) unread; kJsonPadding spare bytes kept at the end
   size_t pos_ = 0, scan_ = 0, end_ = 0;  // scan_: no '\n' in [pos_, scan_)
-  bool eof_ = false;
+  bool eof_ = false, compressed_ = false;
   uint64_t lineno_ = 0;
 };
 

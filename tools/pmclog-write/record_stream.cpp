@@ -7,7 +7,7 @@
 
 namespace pmclog::write {
 
-RecordStream::RecordStream(OutputFile& out, FaultInjector* injector, Progress* progress)
+RecordStream::RecordStream(OutputFile& out, FaultInjector* injector, ProgressGoal progress)
     : file_(out), injector_(injector), progress_(progress) {
   pending_.reserve(kChunk + 65536);  // one chunk plus the largest record: no reallocation
 }
@@ -18,9 +18,16 @@ void RecordStream::out(std::span<const uint8_t> bytes) {
     injector_->process(bytes, damaged_);
     bytes = damaged_;
   }
-  if (!bytes.empty()) throw_if_failed(file_.write(bytes.data(), bytes.size()));
+  if (!bytes.empty()) tools::throw_if_failed(file_.write(bytes.data(), bytes.size()));
   written_ += bytes.size();
-  if (progress_) progress_->update(written_, records_);
+  show_progress();
+}
+
+// Once per written chunk (megabytes): the clock is not read per record.
+void RecordStream::show_progress() {
+  if (!progress_.progress || !progress_.progress->on()) return;
+  if (progress_.records) progress_.progress->update(records_, progress_.total, "records");
+  else progress_.progress->update(written_, progress_.total);
 }
 
 void RecordStream::flush() {
@@ -37,7 +44,7 @@ void RecordStream::write_records(std::span<const uint8_t> records) {
 void RecordStream::write_raw(std::span<const uint8_t> bytes) {
   flush();
   if (injector_) injector_->skip_bytes(bytes.size());
-  if (!bytes.empty()) throw_if_failed(file_.write(bytes.data(), bytes.size()));
+  if (!bytes.empty()) tools::throw_if_failed(file_.write(bytes.data(), bytes.size()));
   written_ += bytes.size();
 }
 
@@ -46,10 +53,11 @@ void RecordStream::finish() {
   if (injector_) {
     damaged_.clear();
     injector_->finish(damaged_);
-    if (!damaged_.empty()) throw_if_failed(file_.write(damaged_.data(), damaged_.size()));
+    if (!damaged_.empty()) tools::throw_if_failed(file_.write(damaged_.data(), damaged_.size()));
     written_ += damaged_.size();
   }
-  if (progress_) progress_->finish(written_, records_);
+  show_progress();
+  if (progress_.progress) progress_.progress->clear();
 }
 
 }  // namespace pmclog::write

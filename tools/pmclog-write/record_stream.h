@@ -1,6 +1,6 @@
 // Whole records on their way to the output file: collected in a large reusable buffer and
 // written in big chunks, passing through the fault injector when one is set, with progress.
-// A write error is thrown as ToolError (or ClosedPipe), see tool_error.h.
+// A write error is thrown as tools::Failure (or tools::ClosedPipe), see tools/common/tool_error.h.
 #pragma once
 
 #include <cstdint>
@@ -9,19 +9,26 @@
 
 namespace pmclog::tools {
 class OutputFile;
+class Progress;
 }
 
 namespace pmclog::write {
 
 using tools::OutputFile;
 class FaultInjector;
-class Progress;
+
+// What the progress line counts: written bytes or records, of a total when one is known.
+struct ProgressGoal {
+  tools::Progress* progress = nullptr;  // null: none
+  bool records = false;                 // count records, else bytes
+  uint64_t total = 0;                   // 0: unknown (a count is shown)
+};
 
 class RecordStream {
  public:
   static constexpr size_t kChunk = 4u << 20;  // write() size for the pending buffer
 
-  RecordStream(OutputFile& out, FaultInjector* injector, Progress* progress);
+  RecordStream(OutputFile& out, FaultInjector* injector, ProgressGoal progress = {});
 
   // Encode target: append whole records, then call added().
   std::vector<uint8_t>& pending() { return pending_; }
@@ -35,16 +42,17 @@ class RecordStream {
   // the fault injector, after the pending records.
   void write_raw(std::span<const uint8_t> bytes);
   void flush();
-  void finish();  // flush, let the injector close (a final truncation), final progress
+  void finish();  // flush, let the injector close (a final truncation), erase the progress line
 
   uint64_t bytes_written() const { return written_; }
   uint64_t records() const { return records_; }
 
  private:
   void out(std::span<const uint8_t> bytes);
+  void show_progress();
   OutputFile& file_;
   FaultInjector* injector_;
-  Progress* progress_;
+  ProgressGoal progress_;
   std::vector<uint8_t> pending_, damaged_;
   uint64_t written_ = 0, records_ = 0;
 };

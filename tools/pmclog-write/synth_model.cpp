@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "cpu_buffers.h"
 #include "pmclog/encode.h"
 #include "pmclog/layout.h"
@@ -202,10 +204,14 @@ void Model::setup() {
     spawn(0, prog);
   }
   if (!fits(0, 0)) {
-    throw ToolError(kExitUsageOrIo,
-                    "the log cannot be that small: the setup alone takes " +
-                        std::to_string(records() + teardown_records_) + " records and " +
-                        std::to_string(bytes() + teardown_bytes_) + " bytes");
+    // The budget asked for the impossible: a usage error. The setup is a few KiB, still in
+    // memory: nothing has reached the output.
+    throw tools::UsageError(
+        (opt_.records ? "-n/--records " + std::to_string(opt_.records)
+                      : "-s/--size " + std::to_string(opt_.size)) +
+        ": the log cannot be that small: the setup alone takes " +
+        std::to_string(records() + teardown_records_) + " records and " +
+        std::to_string(bytes() + teardown_bytes_) + " bytes");
   }
 }
 
@@ -517,27 +523,37 @@ void Model::run() {
   tick(1000);
   start(Kind::closelog);
   const auto len = encode(rv_, abi_, stream_.pending());
-  if (!len.ok()) throw ToolError(kExitUsageOrIo, "internal error: " + len.error().message);
+  if (!len.ok()) throw tools::Failure(tools::Exit::io, "internal error: " + len.error().message);
   stream_.added();
 }
 
 }  // namespace
 
-void run_synth(const SynthOptions& opt, RecordStream& stream) {
-  if (opt.events == 0 || opt.events > 8)
-    throw ToolError(kExitUsageOrIo, "--events must be 1 to 8");
-  if (opt.cpus == 0 || opt.cpus > 256) throw ToolError(kExitUsageOrIo, "--cpus must be 1 to 256");
-  if (opt.processes == 0) throw ToolError(kExitUsageOrIo, "--processes must be at least 1");
+void check_synth_options(const SynthOptions& opt) {
+  const auto range = [](const char* option, uint64_t v, uint64_t lo, uint64_t hi) {
+    if (v < lo || v > hi)
+      throw tools::UsageError(fmt::format("{}: '{}' is not {} to {}", option, v, lo, hi));
+  };
+  range("--events", opt.events, 1, kMaxSynthEvents);
+  range("--cpus", opt.cpus, 1, kMaxSynthCpus);
+  range("--processes", opt.processes, 1, kMaxSynthProcesses);
+  if (opt.records && opt.size)
+    throw tools::UsageError("-n/--records and -s/--size cannot be used together: one sets the "
+                            "number of records, the other a byte budget");
+  const auto depth = fmt::format("{}..{}", opt.depth_min, opt.depth_max);
   if (opt.depth_min == 0 || opt.depth_min > opt.depth_max)
-    throw ToolError(kExitUsageOrIo, "--depth MIN..MAX needs 1 <= MIN <= MAX");
+    throw tools::UsageError("--depth: '" + depth + "' is not MIN..MAX with 1 <= MIN <= MAX");
   if (opt.abi.generation != Generation::L1 && opt.depth_max > opt.abi.callchain_depth_max())
-    throw ToolError(kExitUsageOrIo, "--depth: generation " +
-                                        std::string(generation_name(opt.abi.generation)) +
-                                        " allows at most " +
-                                        std::to_string(opt.abi.callchain_depth_max()) + " frames");
+    throw tools::UsageError(fmt::format("--depth: '{}' is too deep: generation {} allows at most "
+                                        "{} frames", depth, generation_name(opt.abi.generation),
+                                        opt.abi.callchain_depth_max()));
   if (opt.ibs && opt.abi.legacy())
-    throw ToolError(kExitUsageOrIo, "--ibs: multipart callchains exist only in modern logs "
-                                    "(generation M9 or M10)");
+    throw tools::UsageError("--ibs: multipart callchains exist only in modern logs "
+                            "(--generation M9 or M10)");
+}
+
+void run_synth(const SynthOptions& opt, RecordStream& stream) {
+  check_synth_options(opt);
   Model m(opt, stream);
   m.run();
 }

@@ -29,8 +29,17 @@ struct SynthOptions {
   bool ibs = false;
 };
 
-// Writes the whole log to the stream. Throws ToolError when the options cannot be met (for
-// example a record budget below what the setup needs).
+inline constexpr uint32_t kMaxSynthEvents = 8;
+inline constexpr uint32_t kMaxSynthCpus = 256;
+// FreeBSD's PID_MAX: no system has more live processes.
+inline constexpr uint32_t kMaxSynthProcesses = 99999;
+
+// Throws tools::UsageError naming the option whose value is out of range, or two that
+// cannot go together; called before the output is opened.
+void check_synth_options(const SynthOptions& opt);
+
+// Writes the whole log to the stream. Throws tools::UsageError when the options cannot be
+// met (a record budget below what the setup needs; nothing is written then).
 void run_synth(const SynthOptions& opt, RecordStream& stream);
 
 }  // namespace pmclog::write

@@ -545,21 +545,69 @@ Outcome2 run_tool(const std::string& tool, const std::vector<std::string>& args,
   return launch(argv, cwd, In::devnull, "", out, out_file, 60);
 }
 
+// The scratch folder's contents, shared by the test's processes (ctest runs each case in a
+// process of its own): made once per build of the tools and of this test, under a temporary
+// name then renamed into place, and never changed after.
 class Fixtures {
  public:
   static const Fixtures& get() {
     static const Fixtures f;
     return f;
   }
-  const fs::path& dir() const { return dir_.path(); }
+  const fs::path& dir() const { return dir_; }
   const std::string& error() const { return error_; }
-  bool record_works() const { return record_works_; }
+  // pmclog-record's real runs need perf_event_open.
+  bool record_works() const {
+    static const bool works = [] {
+      ScratchDir d;
+      return run_tool(kRecord, {"-q", "-o", "probe.pmclog", "--", "true"}, d.path()).status == 0;
+    }();
+    return works;
+  }
 
  private:
-  Fixtures() { error_ = make(); }
+  Fixtures() {
+    const fs::path base = PMCLOG_CLI_TABLE_CACHE;
+    std::error_code ec;
+    fs::create_directories(base, ec);
+    dir_ = base / ("fixtures-" + stamp());
+    if (fs::is_directory(dir_)) return;
+    std::string tmpl = (base / "making.XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) {
+      error_ = "cannot make a folder in " + base.string();
+      return;
+    }
+    const fs::path tmp = tmpl;
+    error_ = make(tmp);
+    // A rename onto a folder another process has just made fails: then that one is used.
+    if (!error_.empty() || rename(tmp.c_str(), dir_.c_str()) != 0) {
+      fs::remove_all(tmp, ec);
+      return;
+    }
+    // Those of earlier builds go.
+    for (const auto& e : fs::directory_iterator(base, ec))
+      if (e.path() != dir_ && e.path().filename().string().rfind("fixtures-", 0) == 0)
+        fs::remove_all(e.path(), ec);
+  }
 
-  std::string make() {
-    const fs::path d = dir_.path();
+  // What the fixtures are made from and with: the tools, this test, the fixture logs.
+  static std::string stamp() {
+    std::string s;
+    std::vector<std::string> from{"/proc/self/exe", std::string(PMCLOG_FIXTURES_DIR) + "/L3-64-le.pmclog",
+                                  std::string(PMCLOG_FIXTURES_DIR) + "/M10-64-le.pmclog"};
+    for (const char* t : kTools) from.push_back(bin(t));
+    for (const auto& p : from) {
+      struct stat st {};
+      if (stat(p.c_str(), &st) != 0) continue;
+      s += std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec) + ";";
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016zx", std::hash<std::string>{}(s));
+    return hex;
+  }
+
+  std::string make(const fs::path& d) {
     const fs::path fx = PMCLOG_FIXTURES_DIR;
     auto Run = [&](const std::string& tool, const std::vector<std::string>& args,
                    const fs::path& out_file = {}) -> std::string {
@@ -605,16 +653,11 @@ class Fixtures {
     spit(d / "null.jsonl", jsonl.substr(0, at) + "null" + jsonl.substr(at + len));
     fs::create_directory(d / "folder");
     spit(d / "text.txt", "not a log\n");
-    // pmclog-record's real runs need perf_event_open.
-    const fs::path probe = dir_.path().string() + ".probe.pmclog";
-    record_works_ = run_tool(kRecord, {"-q", "-o", probe.string(), "--", "true"}, d).status == 0;
-    fs::remove(probe);
     return "";
   }
 
-  ScratchDir dir_;
+  fs::path dir_;
   std::string error_;
-  bool record_works_ = false;
 };
 
 // ---------------------------------------------------------------------------------------

@@ -179,6 +179,8 @@ std::vector<Case> table() {
   add(fails("dump_keep_going_short", kDump, {"-k", "badmagic.pmclog"}, 1));
   add(fails("dump_bad_magic", kDump, {"badmagic.pmclog"}, 1, {"magic"}));
   add(fails("dump_cut_gzip", kDump, {"cut.pmclog.gz"}, 1, {"cut\\.pmclog\\.gz"}));
+  add(with(fails("dump_stdin_closed", kDump, {"-"}, 2, {"\\(stdin\\)"}), [](Case& c) { c.in = In::closed; }));
+  add(with(fails("dump_stdin_empty", kDump, {}, 1), [](Case& c) { c.in = In::devnull; }));
   add(with(fails("dump_help_full", kDump, {"--help"}, 2, {nospace}), [](Case& c) { c.out = Out::full; }));
   add(with(fails("dump_version_full", kDump, {"-V"}, 2, {nospace}), [](Case& c) { c.out = Out::full; }));
   add(with(fails("dump_full", kDump, {"log.pmclog"}, 2, {nospace}), [](Case& c) { c.out = Out::full; }));
@@ -228,6 +230,8 @@ std::vector<Case> table() {
   // Problems found are the report (on standard output), not error messages.
   add(with(fails("validate_bad_magic", kValidate, {"badmagic.pmclog"}, 1), [](Case& c) { c.form = Form::ok; }));
   add(with(fails("validate_truncated", kValidate, {"trunc.pmclog"}, 1), [](Case& c) { c.form = Form::ok; }));
+  add(with(fails("validate_stdin_closed", kValidate, {}, 2, {"\\(stdin\\)"}), [](Case& c) { c.in = In::closed; }));
+  add(with(fails("validate_stdin_empty", kValidate, {}, 1), [](Case& c) { c.in = In::devnull; c.form = Form::quiet_or_error; }));
   add(with(fails("validate_cut_gzip", kValidate, {"cut.pmclog.gz"}, 1), [](Case& c) {
     c.form = Form::quiet_or_error;
   }));
@@ -312,6 +316,8 @@ std::vector<Case> table() {
   add(fails("write_missing", kWrite, {"nosuch.jsonl", "-o", "x.pmclog"}, 2,
             {"nosuch\\.jsonl: No such file or directory"}));
   add(fails("write_folder", kWrite, {"folder", "-o", "x.pmclog"}, 2, {"folder: Is a directory"}));
+  add(with(fails("write_stdin_closed", kWrite, {"-o", "x.pmclog"}, 2, {"\\(stdin\\)"}), [](Case& c) { c.in = In::closed; }));
+  add(with(fails("write_stdin_empty", kWrite, {"-o", "x.pmclog"}, 1), [](Case& c) { c.in = In::devnull; }));
   add(with(fails("write_help_full", kWrite, {"--help"}, 2, {nospace}), [](Case& c) { c.out = Out::full; }));
   add(with(fails("write_version_full", kWrite, {"--version"}, 2, {nospace}), [](Case& c) { c.out = Out::full; }));
   add(with(fails("write_synth_full", kWrite, {"synth", "-n", "50", "-o", "-"}, 2, {nospace}),
@@ -422,6 +428,8 @@ std::vector<Case> table() {
   add(fails("report_bad_magic", kReport, {"badmagic.pmclog"}, 1, {"magic"}));
   add(fails("report_keep_going", kReport, {"--keep-going", "trunc.pmclog"}, 1));
   add(fails("report_cut_gzip", kReport, {"cut.pmclog.gz"}, 1, {"cut\\.pmclog\\.gz"}));
+  add(with(fails("report_stdin_closed", kReport, {}, 2, {"\\(stdin\\)"}), [](Case& c) { c.in = In::closed; }));
+  add(with(fails("report_stdin_empty", kReport, {"-"}, 1), [](Case& c) { c.in = In::devnull; }));
   add(with(fails("report_help_full", kReport, {"--help"}, 2, {nospace}), [](Case& c) { c.out = Out::full; }));
   add(with(fails("report_version_full", kReport, {"-V"}, 2, {nospace}), [](Case& c) { c.out = Out::full; }));
   add(with(fails("report_full", kReport, {"log.pmclog"}, 2, {nospace}), [](Case& c) { c.out = Out::full; }));

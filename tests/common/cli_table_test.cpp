@@ -282,7 +282,8 @@ std::vector<Case> table() {
                  {"synth", "-n", "100", "--inject", "bad-magic@99999999", "-o", "x.pmclog"},
                  {"--inject", "99999999"}),
            [](Case& c) { c.form = Form::either; }));
-  add(usage("write_option_before_synth", kWrite, {"-q", "synth", "-n", "10", "-o", "x.pmclog"},
+  // -n 100, not 10: a synthetic log's setup alone takes 25 records, another refusal.
+  add(usage("write_option_before_synth", kWrite, {"-q", "synth", "-n", "100", "-o", "x.pmclog"},
             {"first|subcommand"}));
   add(usage("write_bad_records", kWrite, {"synth", "-n", "abc", "-o", "x.pmclog"}, {"--records", "'abc'"}));
   add(usage("write_nosuch_option", kWrite, {"--nosuch-option", "log.jsonl", "-o", "x.pmclog"},
@@ -294,7 +295,7 @@ std::vector<Case> table() {
     c.form = Form::either;
     c.timeout_s = 5;
   }));
-  add(with(fails("write_synth_terminal_stdout", kWrite, {"synth", "-n", "10", "-o", "-"}, 2, {"terminal"}),
+  add(with(fails("write_synth_terminal_stdout", kWrite, {"synth", "-n", "100", "-o", "-"}, 2, {"terminal"}),
            [](Case& c) {
              c.out = Out::pty;
              c.form = Form::either;

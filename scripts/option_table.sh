@@ -9,19 +9,33 @@ set -euo pipefail
 bin=${1:?usage: option_table.sh BIN_DIR [--update]}
 tools=(pmclog-dump pmclog-validate pmclog-write pmclog-record pmclog-report)
 
-# One row per option line of a --help text: LONG, SHORT, VALUE, MEANING, separated by \037
-# (read's IFS would merge the empty fields of a whitespace separator such as a tab).
+# Each tool's --help after a line "@@ TOOL" (pmclog-write's lists the options of every mode).
+helps() {
+  local t
+  for t in "${tools[@]}"; do
+    [[ -x $bin/$t ]] || { echo "option_table.sh: $bin/$t: not built" >&2; exit 2; }
+    echo "@@ $t"
+    "$bin/$t" --help
+  done
+}
+
 # Option lines start with two spaces and a dash; the option column ends at the first run of
 # two spaces; the meaning goes on in the deeper-indented lines below it (boost's wrapping).
-rows() {
-  LC_ALL=C awk '
+section() {
+  helps | LC_ALL=C awk '
+    function cell(s) { gsub(/\|/, "\\|", s); return s }
     function flush() {
-      if (name != "") {
-        gsub(/  +/, " ", meaning); sub(/^ /, "", meaning); sub(/ $/, "", meaning)
-        printf "%s\037%s\037%s\037%s\n", name, short, value, meaning
-      }
+      if (name == "") return
+      gsub(/  +/, " ", meaning); sub(/^ /, "", meaning); sub(/ $/, "", meaning)
+      opt = "`" name "`"
+      if (short != "") opt = "`" short "`, " opt
+      if (value != "") opt = opt " `" cell(value) "`"
+      rows[tool] = rows[tool] "| " opt " | " cell(meaning) " |\n"
+      if (!(name in seen)) { seen[name] = 1; names[++n] = name }
+      takes[name, tool] = 1
       name = ""
     }
+    /^@@ / { flush(); tool = $2; tools[++nt] = tool; next }
     /^  -/ {
       flush()
       col = substr($0, 3); meaning = ""
@@ -37,68 +51,44 @@ rows() {
     }
     name != "" && /^      +[^ ]/ { meaning = meaning " " $0; next }
     { flush() }
-    END { flush() }'
-}
-
-# pmclog-write has modes: its --help lists the options of every mode.
-help_of() { "$bin/$1" --help; }
-
-# Markdown cells: a literal | would end the cell.
-cell() { printf '%s' "$1" | sed 's/|/\\|/g'; }
-
-declare -A takes=() seen=()
-order=()
-for t in "${tools[@]}"; do
-  [[ -x $bin/$t ]] || { echo "option_table.sh: $bin/$t: not built" >&2; exit 2; }
-  while IFS=$'\037' read -r name _ _ _; do
-    [[ -v "seen[$name]" ]] || { order+=("$name"); seen[$name]=1; }
-    takes["$name $t"]=1
-  done < <(help_of "$t" | rows)
-done
-
-section() {
-  echo "Generated from each tool's \`--help\` by \`scripts/option_table.sh BIN_DIR\`; every option"
-  echo "here is also run by tests/common/cli_table_test.cpp."
-  echo
-  local head="| Option |" rule="|---|"
-  for t in "${tools[@]}"; do head+=" ${t#pmclog-} |"; rule+=":-:|"; done
-  echo "$head"
-  echo "$rule"
-  local o t line
-  for o in $(printf '%s\n' "${order[@]}" | LC_ALL=C sort); do
-    line="| \`$o\` |"
-    for t in "${tools[@]}"; do
-      if [[ -v "takes[$o $t]" ]]; then line+=" ✓ |"; else line+=" |"; fi
-    done
-    echo "$line"
-  done
-  for t in "${tools[@]}"; do
-    echo
-    echo "<details><summary><code>$t</code> options</summary>"
-    echo
-    echo "| Option | Meaning |"
-    echo "|---|---|"
-    while IFS=$'\037' read -r name short value meaning; do
-      local opt="\`$name\`"
-      [[ -n $short ]] && opt="\`$short\`, $opt"
-      [[ -n $value ]] && opt+=" \`$(cell "$value")\`"
-      echo "| $opt | $(cell "$meaning") |"
-    done < <(help_of "$t" | rows)
-    echo
-    echo "</details>"
-  done
+    END {
+      flush()
+      print "Generated from each tool'"'"'s `--help` by `scripts/option_table.sh BIN_DIR`; every option"
+      print "here is also run by tests/common/cli_table_test.cpp."
+      print ""
+      head = "| Option |"; rule = "|---|"
+      for (t = 1; t <= nt; t++) { short_name = tools[t]; sub(/^pmclog-/, "", short_name)
+        head = head " " short_name " |"; rule = rule ":-:|" }
+      print head; print rule
+      # Options in name order (insertion sort: a few dozen names).
+      for (i = 2; i <= n; i++) { x = names[i]; for (j = i - 1; j >= 1 && names[j] > x; j--) names[j + 1] = names[j]; names[j + 1] = x }
+      for (i = 1; i <= n; i++) {
+        line = "| `" names[i] "` |"
+        for (t = 1; t <= nt; t++) line = line (((names[i], tools[t]) in takes) ? " ✓ |" : " |")
+        print line
+      }
+      for (t = 1; t <= nt; t++) {
+        print ""
+        print "<details><summary><code>" tools[t] "</code> options</summary>"
+        print ""
+        print "| Option | Meaning |"
+        print "|---|---|"
+        printf "%s", rows[tools[t]]
+        print ""
+        print "</details>"
+      }
+    }'
 }
 
 if [[ ${2:-} == --update ]]; then
   readme=$(dirname "$0")/../README.md
-  new=$(mktemp)
-  trap 'rm -f "$new"' EXIT
-  section > "$new.section"
-  awk -v sec="$new.section" '
+  sec=$(mktemp) new=$(mktemp)
+  trap 'rm -f "$sec" "$new"' EXIT
+  section > "$sec"
+  awk -v sec="$sec" '
     /^<!-- options:end -->$/ { while ((getline l < sec) > 0) print l; skip = 0 }
     !skip { print }
     /^<!-- options:begin -->$/ { skip = 1 }' "$readme" > "$new"
-  rm -f "$new.section"
   grep -q '^<!-- options:begin -->$' "$new" || { echo "option_table.sh: no markers in $readme" >&2; exit 2; }
   cat "$new" > "$readme"
 else

@@ -446,7 +446,7 @@ const std::vector<Case>& cases() {
 // ---------------------------------------------------------------------------------------
 // Fixtures, made once per process.
 
-struct Outcome2 {
+struct Ran {
   int status = -1;
   bool timed_out = false;
   std::string out, err;
@@ -454,7 +454,7 @@ struct Outcome2 {
 
 // Runs argv in `cwd` with standard input and output as given, stderr through a pipe, for at
 // most timeout_s seconds (then the whole process group is killed).
-Outcome2 launch(const std::vector<std::string>& argv, const fs::path& cwd, In in,
+Ran launch(const std::vector<std::string>& argv, const fs::path& cwd, In in,
                 const std::string& in_file, Out out, const fs::path& out_file, int timeout_s) {
   int ep[2], op[2] = {-1, -1};
   if (pipe(ep) != 0) return {};
@@ -498,7 +498,7 @@ Outcome2 launch(const std::vector<std::string>& argv, const fs::path& cwd, In in
   close(ep[1]);
   if (op[1] >= 0) close(op[1]);
   if (slave >= 0) close(slave);
-  Outcome2 r;
+  Ran r;
   struct Src {
     int fd;
     std::string* into;
@@ -547,7 +547,7 @@ Outcome2 launch(const std::vector<std::string>& argv, const fs::path& cwd, In in
   return r;
 }
 
-Outcome2 run_tool(const std::string& tool, const std::vector<std::string>& args,
+Ran run_tool(const std::string& tool, const std::vector<std::string>& args,
                   const fs::path& cwd, Out out = Out::pipe, const fs::path& out_file = {}) {
   std::vector<std::string> argv{bin(tool)};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -620,7 +620,7 @@ class Fixtures {
     const fs::path fx = PMCLOG_FIXTURES_DIR;
     auto Run = [&](const std::string& tool, const std::vector<std::string>& args,
                    const fs::path& out_file = {}) -> std::string {
-      const Outcome2 r = run_tool(tool, args, d, out_file.empty() ? Out::pipe : Out::file, out_file);
+      const Ran r = run_tool(tool, args, d, out_file.empty() ? Out::pipe : Out::file, out_file);
       if (r.status == 0) return "";
       std::string cmd = tool;
       for (const auto& a : args) cmd += " " + a;
@@ -724,7 +724,7 @@ std::string command_line(const Case& c) {
 }
 
 // Every problem with one run, one line each; empty when the case holds.
-std::vector<std::string> judge(const Case& c, const Outcome2& r,
+std::vector<std::string> judge(const Case& c, const Ran& r,
                                const std::map<std::string, Entry>& before,
                                const std::map<std::string, Entry>& after) {
   std::vector<std::string> bad;
@@ -821,7 +821,7 @@ TEST_P(CliTable, Case) {
   const fs::path out_file = d.path().string() + ".stdout";
   std::vector<std::string> argv{bin(c.tool)};
   argv.insert(argv.end(), c.args.begin(), c.args.end());
-  const Outcome2 r = launch(argv, d.path(), c.in, c.in_file, c.out, out_file, c.timeout_s);
+  const Ran r = launch(argv, d.path(), c.in, c.in_file, c.out, out_file, c.timeout_s);
   fs::remove(out_file);
   const auto bad = judge(c, r, before, snapshot(d.path()));
   if (bad.empty()) return;
@@ -853,7 +853,7 @@ TEST(CliTableSelf, JudgeFindsEachKindOfProblem) {
                                             {"c", {false, 0100644, "z"}}};
   std::map<std::string, Entry> after = before;
   after["made"] = {false, 0100644, ""};
-  Outcome2 r;
+  Ran r;
   r.status = 2;
   r.err = "pmclog-dump: --alpha and --beta cannot be used together\nTry 'pmclog-dump --help'.\n";
   EXPECT_EQ(judge(c, r, before, after), std::vector<std::string>{});
@@ -924,7 +924,7 @@ TEST(CliTableSelf, OptionCoverage) {
     std::vector<std::vector<std::string>> helps{{"--help"}};
     if (std::string(tool) == kWrite) helps.push_back({"synth", "--help"});
     for (const auto& h : helps) {
-      const Outcome2 r = run_tool(tool, h, d.path());
+      const Ran r = run_tool(tool, h, d.path());
       ASSERT_EQ(r.status, 0) << tool << " --help: " << r.err;
       for (const auto& [name, shrt] : help_options(r.out)) opts[name] = shrt;
     }

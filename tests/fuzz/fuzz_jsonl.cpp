@@ -37,7 +37,7 @@ std::optional<Written> write_jsonl(std::span<const uint8_t> in, const write::Jso
     auto src = span_source(in, 1 + in.size() % 4093);
     write::convert_jsonl(*src, "fuzz", opt, [&](const Abi& abi) -> write::RecordStream& {
       w.abi = abi;
-      stream = std::make_unique<write::RecordStream>(out, nullptr, nullptr);
+      stream = std::make_unique<write::RecordStream>(out, nullptr);
       return *stream;
     });
     if (!stream) {
@@ -45,8 +45,8 @@ std::optional<Written> write_jsonl(std::span<const uint8_t> in, const write::Jso
       return std::nullopt;
     }
     stream->finish();
-  } catch (const write::ToolError& e) {
-    check(e.exit_code == write::kExitBadData, "an input error that is not exit 1");
+  } catch (const tools::Failure& e) {
+    check(e.status == tools::Exit::bad_data, "an input error that is not exit 1");
     check(std::string_view(e.what()).rfind("fuzz:", 0) == 0, "a message without the input's name");
     out.abort();
     return std::nullopt;

@@ -20,7 +20,7 @@ class CpuBuffers {
  public:
   CpuBuffers(RecordStream& stream, const Abi& abi, uint32_t cpus, size_t buffer_size);
   // Encodes the record into its CPU's buffer (modern) or the stream (legacy); returns its
-  // length. Throws ToolError on an encoder error (a bug in the model).
+  // length. Throws tools::Failure on an encoder error (a bug in the model).
   uint32_t emit(const RecordValue& r, uint32_t cpu);
   // The same for CALLCHAIN through the fast writer (most of a synthetic log's bytes).
   uint32_t emit_callchain(const RecordValue& r, uint32_t cpu);

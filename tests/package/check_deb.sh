@@ -90,7 +90,7 @@ for page in "$root"/usr/share/man/man*/*; do gzip_n "$page"; done
 
 # lintian, Debian's own package checker.
 lintian_missing=0
-if command -v lintian >/dev/null; then
+if lintian --version >/dev/null 2>&1; then  # installed and runs
   # One run that prints everything, overridden tags (O:, the packages' own
   # usr/share/lintian/overrides, each with its reason as N:) and infos (I:) too; an error
   # (E:) or a warning (W:) fails, as --fail-on error,warning would (which, with

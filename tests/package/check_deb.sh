@@ -14,9 +14,10 @@
 #    PMCLOG_TEST_DEB_INSTALL=1 (CI, which installs it) and otherwise skips (77) after the
 #    other checks.
 #  - Installed: with PMCLOG_TEST_DEB_INSTALL=1 and root (CI on a fresh Debian 12), dpkg -i
-#    both, every tool runs --version from /usr/bin and `man pmclog-dump` finds the page, then
-#    dpkg -P (remove and purge). Otherwise the packages are extracted with dpkg-deb -x into a scratch root and
-#    the same is run from there (LD_LIBRARY_PATH, man -M): a check of the files, not of
+#    both, every tool runs --version from /usr/bin, `man pmclog-dump` finds the page and
+#    ldconfig's cache holds the libraries (dpkg's trigger ran ldconfig), then dpkg -P (remove
+#    and purge). Otherwise the packages are extracted with dpkg-deb -x into a scratch root
+#    and the same is run from there (LD_LIBRARY_PATH, man -M): a check of the files, not of
 #    dpkg's installation.
 #   check_deb.sh BUILD WORK SOURCE
 set -euo pipefail

@@ -113,10 +113,17 @@ _pmclog() {
       file) _pmclog_files "$cur" ;;
       dir) COMPREPLY=($(compgen -d -- "$cur")) ;;
       list:*)
-        # Complete the last item of a comma-separated list, keeping the ones before it.
-        local head="" last=$cur
+        # Complete the last item of a comma-separated list, keeping the ones before it and
+        # leaving out the items it holds already.
+        # (A loop over the compgen words, not over a split string: zsh does not split
+        # unquoted variables.)
+        local head="" last=$cur word
+        local -a words
         [[ $cur == *,* ]] && head=${cur%,*}, last=${cur##*,}
-        COMPREPLY=($(compgen -P "$prefix$head" -W "${values#list:}" -- "$last")) ;;
+        words=($(compgen -W "${values#list:}" -- "$last"))
+        for word in "${words[@]}"; do
+          [[ ,$head == *,"$word",* ]] || COMPREPLY+=("$prefix$head$word")
+        done ;;
       *) [[ -n $values ]] && COMPREPLY=($(compgen -P "$prefix" -W "$values" -- "$cur")) ;;
     esac
     return 0
@@ -133,7 +140,10 @@ _pmclog() {
     local i
     for ((i = 1; i < COMP_CWORD; i++)); do
       if [[ ${COMP_WORDS[i]} == -- ]]; then
-        COMPREPLY=($(compgen -c -- "$cur"))
+        # compgen -c lists a command once per PATH entry that holds it (/bin and /usr/bin
+        # on merged /usr are one folder), and an alias or function of the same name again.
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -c -- "$cur" | sort -u))
         return 0
       fi
     done

@@ -12,7 +12,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   golang-go golang-github-google-pprof-dev
   chromium fonts-dejavu-core
-  mandoc man-db bash-completion dpkg-dev
+  mandoc man-db bash-completion dpkg-dev lintian
 )
 missing=()
 for p in "${packages[@]}"; do

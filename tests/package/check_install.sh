@@ -15,10 +15,14 @@ libdir=$(cd "$prefix" && ls -d lib*/ | head -1)
 libdir=$prefix/${libdir%/}
 for t in pmclog-dump pmclog-validate pmclog-write pmclog-record pmclog-report; do
   [[ -x $prefix/bin/$t ]] || fail "bin/$t not installed"
-  [[ -f $prefix/share/man/man1/$t.1 ]] || fail "man page of $t not installed"
+  [[ -f $prefix/share/man/man1/$t.1.gz ]] || fail "man page of $t not installed"
   [[ -r $prefix/share/bash-completion/completions/$t ]] || fail "completion of $t not installed"
 done
-[[ -f $prefix/share/man/man5/pmclog.5 ]] || fail "pmclog(5) not installed"
+# Man pages compressed, as in the Debian package, and each package's licence and changelogs.
+[[ -f $prefix/share/man/man5/pmclog.5.gz ]] || fail "pmclog(5) not installed"
+for f in share/doc/pmclog/copyright share/doc/pmclog/changelog.gz share/doc/pmclog-dev/copyright; do
+  [[ -f $prefix/$f ]] || fail "$f not installed"
+done
 for f in include/pmclog/pmclog.h include/pmcprofile/pmcprofile.h; do
   [[ -f $prefix/$f ]] || fail "$f not installed"
 done

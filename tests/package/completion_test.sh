@@ -91,6 +91,16 @@ expect "comm,dso" pmclog-report --by comm,d
 expect "cpu-clock" pmclog-record -e cpu-cl
 expect "cycles,task-clock" pmclog-record --event cycles,task-c
 expect "" pmclog-dump --head ""                       # a number: nothing to offer
+# A comma-separated list does not offer again what it holds already.
+expect "comm,dso comm,object comm,pid comm,sym comm,symbol comm,thread comm,tid" pmclog-report --by comm,
+expect "" pmclog-report --by comm,pid,co
+expect "--by=comm,pid,dso" pmclog-report --by=comm,pid,d
+expect "" pmclog-report --output top,t
+expect "folded,top,callgraph folded,top,perf-script folded,top,pprof folded,top,speedscope folded,top,svg" \
+  pmclog-report --output folded,top,
+got=$(run pmclog-record -e cycles,)
+[[ " $got " != *" cycles,cycles "* && " $got " == *" cycles,task-clock "* ]] ||
+  fail "pmclog-record -e cycles,: '$got'"
 # Files after the options, and for file-valued options; commands after pmclog-record's --.
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -99,5 +109,15 @@ expect "$dir/a.pmclog" pmclog-dump --stats "$dir/a."
 expect "$dir/b.txt" pmclog-validate -o "$dir/b"
 got=$(run pmclog-record -- ech)
 [[ " $got " == *" echo "* ]] || fail "pmclog-record -- ech: '$got' has no echo"
+# Each word once. A command reached through two PATH entries (/bin and /usr/bin on merged
+# /usr) is one command: here a folder and a link to it, both in PATH.
+mkdir "$dir/bin"
+ln -s bin "$dir/bin2"
+printf '#!/bin/sh\n' >"$dir/bin/pmclogtestcmd"
+chmod +x "$dir/bin/pmclogtestcmd"
+got=$(PATH=$dir/bin:$dir/bin2:$PATH run pmclog-record -- pmclogtest)
+[[ $got == pmclogtestcmd ]] || fail "pmclog-record -- pmclogtest: got '$got', want 'pmclogtestcmd' once"
+got=$(run pmclog-record -- ech | tr ' ' '\n' | sort | uniq -d | tr '\n' ' ')
+[[ -z $got ]] || fail "pmclog-record -- ech offers these more than once: $got"
 ((status == 0)) && echo "completion: lists match --help; every case completed as expected"
 exit $status

@@ -112,6 +112,7 @@ TEST(PmuEvents, WithoutTheTablesOneNote) {
   const Outputs o = all_outputs(dir, {}, log);
   expect_event(o, "pmu-event-0x6a");
   // A sysroot without libpmc, or a damaged --libpmc, say so.
+  reptest::make_dirs(dir.file("so-root-absent"));
   const RunResult empty = run({REPORT_EXE, "--sysroot", dir.file("so-root-absent"), log});
   EXPECT_NE(empty.err.find("has no usr/lib/libpmc.so.5 or usr/lib/libpmc.a: --libpmc FILE"),
             std::string::npos)

@@ -264,6 +264,7 @@ TEST(Pprof, GoldenLogFieldsByDecodeRaw) {
   reptest::TempDir dir;
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
   const std::string out = dir.file("golden.pb.gz");
+  reptest::make_dirs(dir.file("empty"));  // a sysroot without objects
   const auto r = report({"--sysroot", dir.file("empty"), "--format", "pprof", "-o", out, log});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string bytes = reptest::read_file(out);
@@ -371,6 +372,7 @@ TEST(Pprof, GoldenLogTotalsEqualTop) {
   reptest::TempDir dir;
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
   const std::string out = dir.file("g.pb.gz");
+  reptest::make_dirs(dir.file("empty"));  // a sysroot without objects
   const std::vector<std::string> common{"--sysroot", dir.file("empty")};
   auto args = common;
   args.insert(args.end(), {"--format", "pprof", "-o", out, log});

@@ -254,6 +254,20 @@ TEST(Filters, TogetherKeepingNothingWarns) {
       << r.err;
 }
 
+// Samples without frames are kept by no report: without a filter, nothing to warn about.
+TEST(Filters, NoFilterNoWarningWhateverIsKept) {
+  using namespace reptest::synthetic;
+  reptest::TempDir d;
+  const std::string log = reptest::write_log(
+      d, "frameless.pmclog",
+      {kInit, kCpuClock,
+       std::string(R"({"type":"callchain","pid":7,"tid":7,"pmcid":)") + std::to_string(kPmcA) +
+           R"(,"cpu":0,"usermode":1,"pcs_hex":[]})"});
+  const auto r = report({"--format", "folded", log});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(has(r.err, "warning")) << r.err;
+}
+
 TEST(Filters, ModeThatNoSampleHasWarns) {
   using namespace reptest::synthetic;
   reptest::TempDir d;

@@ -127,8 +127,8 @@ const char* kind_name(report::OutputKind k) {
   return "?";
 }
 
-// What is left of the filters when they met nothing in the logs: each part that matched no
-// sample is named, as the user typed it; if every part met something, their combination.
+// A filter that selects nothing is likely a typo: each part that no sample had is named as
+// the user typed it; when every part met something but together they kept nothing, that.
 void warn_unmatched_filters(const pmcprofile::Session& session, uint64_t kept) {
   const pmcprofile::Filter& f = session.options().filter;
   const pmcprofile::FilterMatches& m = session.filter_matches();
@@ -167,7 +167,10 @@ void warn_unmatched_filters(const pmcprofile::Session& session, uint64_t kept) {
     warn("--from " + secs(*f.from) + ": no sample that late in the input (seconds from the log's first record)");
   if (f.to && !m.to)
     warn("--to " + secs(*f.to) + ": no sample that early in the input (seconds from the log's first record)");
-  if (!named && kept == 0)
+  const bool filtered = !f.events.empty() || !f.comms.empty() || !f.pids.empty() ||
+                        !f.tids.empty() || !f.cpus.empty() ||
+                        f.mode != pmcprofile::Filter::Mode::all || f.from || f.to;
+  if (filtered && !named && kept == 0)
     diag().warning("the filters together kept none of the " + std::to_string(m.samples) +
                    " samples");
 }

@@ -1,5 +1,5 @@
 // Builds a profile from a log and prints its top functions by self samples, as
-// `pmclog-report --output top` does, with symbols from the objects the log names.
+// `pmclog-report --format top` does, with symbols from the objects the log names.
 //   top_functions LOG [N]
 #include <pmcprofile/pmcprofile.h>
 #include <pmcprofile/views.h>

@@ -36,7 +36,7 @@ echo "== checking the log (pmclog-validate)"
 "$bin/pmclog-validate" "$log"
 echo
 echo "== where the time went (pmclog-report, top 8 functions)"
-"$bin/pmclog-report" --limit 8 --output top,folded,svg -o "$out/top.txt" -o "$out/hot.folded" \
+"$bin/pmclog-report" --limit 8 --format top,folded,svg -o "$out/top.txt" -o "$out/hot.folded" \
   -o "$out/flame.svg" "$log"
 cat "$out/top.txt"
 echo

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Every pmclog-report output on one log, against `--output folded` in the same run: whole
+# Every pmclog-report output on one log, against `--format folded` in the same run: whole
 # process wall time and peak RSS (GNU time), runs interleaved (folded, KIND, folded, KIND...),
 # medians; samples per second, output size; then the SVG's render time in headless Chromium
 # against an empty SVG (Chromium's own start-up). Not a test: it prints figures.
 # The log is only read; outputs go to a folder of their own (WORKDIR, default a new one).
 # With PERF_DATA=perf.data (a recording of the same workload, as bench/run --keep leaves), plain
-# `perf script` on it is timed in the same runs as --output perf-script.
+# `perf script` on it is timed in the same runs as --format perf-script.
 # Usage: [PERF_DATA=FILE] outputs_bench.sh BUILD_DIR LOG [RUNS=3] [WORKDIR]
 set -euo pipefail
 build=${1:?build dir}
@@ -16,7 +16,7 @@ bin=$build/bin
 mkdir -p "$work"
 case "$(realpath -m "$work")/" in "$(realpath -m "$log")"/*) echo "WORKDIR inside LOG?" >&2; exit 2 ;; esac
 
-samples=$("$bin/pmclog-report" --no-progress --output folded "$log" 2>/dev/null | awk '{n += $NF} END {print n}')
+samples=$("$bin/pmclog-report" --no-progress --format folded "$log" 2>/dev/null | awk '{n += $NF} END {print n}')
 echo "log: $log, $samples samples" >&2
 
 # time_of OUT CMD...: "seconds peak_kib" of one run.
@@ -41,8 +41,8 @@ for kind in "${kinds[@]}"; do
   : >"$work/f.txt"
   out=$work/out.$kind
   for ((i = 0; i < runs; i++)); do
-    time_of /dev/null "$bin/pmclog-report" --no-progress --output folded "$log" >>"$work/f.txt"
-    time_of /dev/null "$bin/pmclog-report" --no-progress --output "$kind" -o "$out" "$log" >>"$work/a.txt"
+    time_of /dev/null "$bin/pmclog-report" --no-progress --format folded "$log" >>"$work/f.txt"
+    time_of /dev/null "$bin/pmclog-report" --no-progress --format "$kind" -o "$out" "$log" >>"$work/a.txt"
     if [ "$kind" = perf-script ] && [ -n "${PERF_DATA:-}" ]; then
       time_of /dev/null perf script -i "$PERF_DATA" >>"$work/p.txt"
     fi

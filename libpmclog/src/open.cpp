@@ -70,6 +70,23 @@ class PrefixedSource final : public ByteSource {
   Error pending_;
 };
 
+// Counts what a source delivers, for open_log's on_read.
+class CountingSource final : public ByteSource {
+ public:
+  CountingSource(std::unique_ptr<ByteSource> src, std::function<void(uint64_t)> f)
+      : src_(std::move(src)), f_(std::move(f)) {}
+  Result<size_t> read(uint8_t* buf, size_t n) override {
+    auto r = src_->read(buf, n);
+    if (r.ok() && r.value() > 0) f_(done_ += r.value());
+    return r;
+  }
+
+ private:
+  std::unique_ptr<ByteSource> src_;
+  std::function<void(uint64_t)> f_;
+  uint64_t done_ = 0;
+};
+
 // Closes a descriptor this library opened; standard input is the caller's.
 struct FdOwner {
   int fd = -1;
@@ -215,7 +232,8 @@ Result<OpenInput> open_input_bytes(const std::string& name, std::string_view exp
 }
 
 Result<OpenLog> open_log(const std::string& name, const AbiHint& hint,
-                         std::vector<ContainerIssue>* container_issues) {
+                         std::vector<ContainerIssue>* container_issues,
+                         std::function<void(uint64_t delivered)> on_read) {
   auto opened = open_raw(name, kPmclogLog);
   if (!opened.ok()) return opened.error();
   RawInput& raw = opened.value();
@@ -249,6 +267,8 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint,
 
   auto attached = attach_stream(raw);
   if (!attached.ok()) return attached.error();
+  if (on_read)
+    raw.in.source = std::make_unique<CountingSource>(std::move(raw.in.source), std::move(on_read));
   log.reader = std::make_unique<LogReader>(LogReader::stream(std::move(raw.in.source), Abi{}));
   const auto first = log.reader->peek(kDetectBytes);
   auto det = detect(shown, first, hint, first.size() < kDetectBytes, container_issues);

@@ -79,11 +79,14 @@ namespace {
 class Replay {
  public:
   Replay(Tables& t, ObjectTable& objects, const Options& opt, pmclog::Abi abi,
-         std::vector<bool>& matched, const std::function<void(const Sample&)>& sink,
+         FilterMatches& matched, const std::function<void(const Sample&)>& sink,
          InputReport& rep, std::vector<Held>& held, bool mapped)
       : t_(t), opt_(opt), abi_(abi), as_(objects, abi.address_width), matched_(matched),
         sink_(sink), rep_(rep), mapped_(mapped), held_(held) {
     for (uint32_t p : opt.filter.pids) pids_.push_back(p);
+    const Filter& f = opt.filter;
+    track_ = !f.pids.empty() || !f.tids.empty() || !f.cpus.empty() || !f.comms.empty() ||
+             f.mode != Filter::Mode::all || f.from || f.to;
     for (uint32_t i = static_cast<uint32_t>(held_.size()); i-- > 0;) free_.push_back(i);
   }
 
@@ -337,7 +340,7 @@ class Replay {
     const std::string id = hex32(pmcid);
     for (size_t i = 0; i < want.size(); ++i)
       if (want[i] == name || strcasecmp(want[i].c_str(), id.c_str()) == 0) {
-        matched_[i] = true;
+        matched_.events[i] = true;
         return true;
       }
     return false;
@@ -505,21 +508,15 @@ class Replay {
       last_pmcid_ = pmcid;
       last_event_valid_ = true;
     }
+    ++matched_.samples;
+    if (track_) see(pid, tid, cpu, user, key);
     if (!last_event_selected_) return;
     const uint32_t ev = last_event_;
     if (!in(pids_, pid) || !in(f.tids, tid) || !in(f.cpus, cpu)) return;
     if ((f.mode == Filter::Mode::user && !user) || (f.mode == Filter::Mode::kernel && user)) return;
     const double t = seconds(key);
     if ((f.from && t < *f.from) || (f.to && t >= *f.to)) return;
-    if (pid != last_pid_ || !last_comm_valid_) {
-      auto ci = comm_ids_.find(pid);
-      if (ci == comm_ids_.end()) ci = comm_ids_.emplace(pid, t_.comm(comm_of(pid))).first;
-      last_pid_ = pid;
-      last_comm_ = ci->second;
-      last_comm_selected_ = f.comms.empty() || std::find(f.comms.begin(), f.comms.end(),
-                                                         t_.comms[last_comm_]) != f.comms.end();
-      last_comm_valid_ = true;
-    }
+    command_of(pid);
     if (!last_comm_selected_) return;
     const uint32_t comm = last_comm_;
     if (n == 0) {
@@ -587,6 +584,41 @@ class Replay {
     deliver(ev, comm, pid, tid, thread, cpu, t, user, frames_, addresses_, id);
   }
 
+  // The process's command id, cached for a run of samples of one process, and whether the
+  // filter selects it.
+  void command_of(uint32_t pid) {
+    if (pid == last_pid_ && last_comm_valid_) return;
+    auto ci = comm_ids_.find(pid);
+    if (ci == comm_ids_.end()) ci = comm_ids_.emplace(pid, t_.comm(comm_of(pid))).first;
+    last_pid_ = pid;
+    last_comm_ = ci->second;
+    const auto& want = opt_.filter.comms;
+    last_comm_selected_ = want.empty();
+    for (size_t i = 0; i < want.size(); ++i)
+      if (want[i] == t_.comms[last_comm_]) last_comm_selected_ = matched_.comms[i] = true;
+    last_comm_valid_ = true;
+  }
+
+  static void mark(const std::vector<uint32_t>& want, std::vector<bool>& met, uint32_t x) {
+    for (size_t i = 0; i < want.size(); ++i)
+      if (want[i] == x) met[i] = true;
+  }
+
+  // What the sample would meet of each part of the filter, whatever the other parts.
+  void see(uint32_t pid, uint32_t tid, uint32_t cpu, bool user, uint64_t key) {
+    const Filter& f = opt_.filter;
+    mark(f.pids, matched_.pids, pid);
+    mark(f.tids, matched_.tids, tid);
+    mark(f.cpus, matched_.cpus, cpu);
+    (user ? matched_.user : matched_.kernel) = true;
+    if (f.from || f.to) {
+      const double t = seconds(key);
+      if (f.from && t >= *f.from) matched_.from = true;
+      if (f.to && t < *f.to) matched_.to = true;
+    }
+    if (!f.comms.empty()) command_of(pid);
+  }
+
   // No early exit: stacks that hash alike are nearly always equal.
   static bool same(const uint64_t* a, const uint64_t* b, size_t n) {
     uint64_t d = 0;
@@ -631,7 +663,8 @@ class Replay {
   const Options& opt_;
   pmclog::Abi abi_;
   AddressSpaces as_;
-  std::vector<bool>& matched_;
+  FilterMatches& matched_;
+  bool track_ = false;  // a filter other than events is set: note what each part meets
   const std::function<void(const Sample&)>& sink_;
   InputReport& rep_;
   std::vector<uint32_t> pids_;
@@ -691,7 +724,12 @@ class Replay {
 Session::Session(Options opt)
     : opt_(std::move(opt)), objects_(opt_.locate), symbolizer_(objects_, opt_.symbols),
       pool_(std::make_unique<Pool>()) {
-  event_matched_.assign(opt_.filter.events.size(), false);
+  const Filter& f = opt_.filter;
+  matches_.events.assign(f.events.size(), false);
+  matches_.comms.assign(f.comms.size(), false);
+  matches_.pids.assign(f.pids.size(), false);
+  matches_.tids.assign(f.tids.size(), false);
+  matches_.cpus.assign(f.cpus.size(), false);
   if (!opt_.by_file) profiles_.emplace_back();
 }
 
@@ -699,8 +737,8 @@ Session::~Session() = default;
 
 std::vector<std::string> Session::unmatched_events() const {
   std::vector<std::string> out;
-  for (size_t i = 0; i < event_matched_.size(); ++i)
-    if (!event_matched_[i]) out.push_back(opt_.filter.events[i]);
+  for (size_t i = 0; i < matches_.events.size(); ++i)
+    if (!matches_.events[i]) out.push_back(opt_.filter.events[i]);
   return out;
 }
 
@@ -779,7 +817,11 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   InputReport rep;
   rep.name = name;
   capped_at_.reset();  // a log read after a cap stops at its own first new stack
-  auto opened = pmclog::open_log(name, opt_.hint);
+  // A streamed log (compressed, a pipe) reports the bytes it delivers: they move while a
+  // resync scans data without records, where no record offset is seen for a long time.
+  std::function<void(uint64_t)> on_read;
+  if (opt_.progress) on_read = [this](uint64_t done) { opt_.progress(done, 0); };
+  auto opened = pmclog::open_log(name, opt_.hint, nullptr, std::move(on_read));
   if (!opened) {
     rep.error = opened.error().message;
     return rep;
@@ -802,7 +844,7 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   // A mapped log's records stay readable in the mapping: callchains wait in the window as
   // views, and the replay gives pages back behind the oldest one still waiting (the
   // reader's own release would drop pages the window still reads).
-  Replay replay(tables_, objects_, opt_, log.reader->abi(), event_matched_, f, rep, pool_->held,
+  Replay replay(tables_, objects_, opt_, log.reader->abi(), matches_, f, rep, pool_->held,
                 log.mapped);
   // The log's system, from what is read ahead of the replay: objects are checked against it.
   LogSystemProbe system(log.reader->abi(), log.detection.container);
@@ -819,7 +861,8 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
         [&](const pmclog::Record& r) {
           system.see(r);
           replay.push(r);
-          if ((++count & 0xFFFF) == 0 && opt_.progress) opt_.progress(r.offset, total);
+          if ((++count & 0xFFFF) == 0 && log.mapped && opt_.progress)
+            opt_.progress(r.offset, total);
           return !capped_at_;
         },
         err);
@@ -846,7 +889,7 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
                 std::to_string(*capped_at_) + " is one more";
     return rep;
   }
-  if (opt_.progress) opt_.progress(total, total);
+  if (opt_.progress && total != 0) opt_.progress(total, total);
   return rep;
 }
 

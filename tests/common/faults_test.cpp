@@ -116,7 +116,7 @@ TEST(MaxStacks, OneStackTooManyStopsWithTheCapTheFileAndTheOffset) {
   EXPECT_EQ(slurp(d / "out.txt"), "previous report") << "nothing is written";
   EXPECT_EQ(d.listing(), "out.txt\nx.pmclog\n") << "no temporary left";
   // Standard output gets nothing either.
-  const Outcome o = run(kReport + " --max-stacks 100 --output top,folded " + q(d / "x.pmclog"), d);
+  const Outcome o = run(kReport + " --max-stacks 100 --format top,folded " + q(d / "x.pmclog"), d);
   EXPECT_EQ(o.status, 1);
   EXPECT_EQ(o.out, "");
 }
@@ -125,7 +125,7 @@ TEST(MaxStacks, ExactlyTheCapAndNoCapAreReports) {
   ScratchDir d;
   write_log(d, "x.pmclog", distinct_stacks(300));
   for (const char* cap : {"303", "0", "1000"}) {
-    const Outcome r = run(kReport + " --output folded --max-stacks " + cap + " --sysroot " +
+    const Outcome r = run(kReport + " --format folded --max-stacks " + cap + " --sysroot " +
                               q(d.path()) + " " + q(d / "x.pmclog"),
                           d);
     EXPECT_EQ(r.status, 0) << cap << ": " << r.err;
@@ -138,7 +138,7 @@ TEST(MaxStacks, ExactlyTheCapAndNoCapAreReports) {
   std::vector<std::string> l{kInit, kCpuClock};
   for (int i = 0; i < 300; ++i) l.push_back(callchain(50, {0x401000u + 0x10u * (i % 3), 0x402000}, 2000 + i));
   write_log(d, "y.pmclog", l);
-  const Outcome r = run(kReport + " --output folded --max-stacks 5 " + q(d / "y.pmclog"), d);
+  const Outcome r = run(kReport + " --format folded --max-stacks 5 " + q(d / "y.pmclog"), d);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3);
 }
@@ -197,11 +197,11 @@ const FileWriter kFileWriters[] = {
                                        "-o", out};
      }},
     {"report_folded", [](const ScratchDir& d, const std::string& out) {
-       return std::vector<std::string>{kReport, "--no-progress", "--output", "folded", "--sysroot",
+       return std::vector<std::string>{kReport, "--no-progress", "--format", "folded", "--sysroot",
                                        d.path().string(), "-o", out, (d / "x.pmclog").string()};
      }},
     {"report_pprof", [](const ScratchDir& d, const std::string& out) {
-       return std::vector<std::string>{kReport, "--no-progress", "--output", "pprof", "--sysroot",
+       return std::vector<std::string>{kReport, "--no-progress", "--format", "pprof", "--sysroot",
                                        d.path().string(), "-o", out, (d / "x.pmclog").string()};
      }},
 };
@@ -218,7 +218,7 @@ const FileWriter kStdoutWriters[] = {
        return std::vector<std::string>{kWrite, "-q", (d / "x.jsonl").string(), "-o", "-"};
      }},
     {"report", [](const ScratchDir& d, const std::string&) {
-       return std::vector<std::string>{kReport, "--no-progress", "--output", "top,folded",
+       return std::vector<std::string>{kReport, "--no-progress", "--format", "top,folded",
                                        "--sysroot", d.path().string(), (d / "x.pmclog").string()};
      }},
 };
@@ -304,7 +304,7 @@ const Reader kReaders[] = {
     {"validate", 2, [](const std::string& in) { return std::vector<std::string>{kValidate, in}; }},
     {"write", 2,
      [](const std::string& in) { return std::vector<std::string>{kWrite, "-q", in, "-o", "-"}; }},
-    {"report", 1,
+    {"report", 2,
      [](const std::string& in) { return std::vector<std::string>{kReport, "--no-progress", in}; }},
 };
 void PrintTo(const Reader& w, std::ostream* os) { *os << w.name; }
@@ -361,7 +361,7 @@ const LongRun kLongRuns[] = {
        return std::vector<std::string>{kValidate, "-q", "--format=junit", "-o", out, "-"};
      }, true, false},  // the report is written once the logs are read
     {"report", [](const std::string& out) {
-       return std::vector<std::string>{kReport, "--no-progress", "--output", "top,folded", "-o", out,
+       return std::vector<std::string>{kReport, "--no-progress", "--format", "top,folded", "-o", out,
                                        "-o", out + ".folded", "-"};
      }, true},
 };
@@ -498,7 +498,7 @@ std::vector<std::vector<std::string>> readers_of(const std::string& log) {
   return {{kDump, log},
           {kDump, "--stats", log},
           {kValidate, "-o", "/dev/stderr", log},  // its findings where Spawned::err has them
-          {kReport, "--no-progress", "--output", "top,folded", "-o", "/dev/null", "-o", "/dev/null", log}};
+          {kReport, "--no-progress", "--format", "top,folded", "-o", "/dev/null", "-o", "/dev/null", log}};
 }
 
 }  // namespace

@@ -181,7 +181,7 @@ TEST(ClosedPipe, EveryToolEndsQuietlyWithTheSameStatus) {
       {kWrite, "synth", "-q", "-n", "1000", "-o", "-"},
       {kWrite, "-q", (d / "x.jsonl").string(), "-o", "-"},
       {kDump, log},
-      {kReport, "--no-progress", "--output", "top,folded", log},
+      {kReport, "--no-progress", "--format", "top,folded", log},
   };
   if (record_works()) runs.push_back({kRecord, "-q", "-o", "/dev/fd/1", "--", "true"});
   for (const auto& argv : runs) {

@@ -130,7 +130,7 @@ TEST_F(MultipartTools, ValidateRules) {
 }
 
 TEST_F(MultipartTools, ReportStackAndIbsLeaf) {
-  const std::string rep = exe(PMCLOG_REPORT_EXE) + " --output folded " + shell_quote(log_);
+  const std::string rep = exe(PMCLOG_REPORT_EXE) + " --format folded " + shell_quote(log_);
   const ToolRun plain = run_shell(rep + " 2>/dev/null");
   EXPECT_EQ(plain.status, 0) << plain.err;
   // the CALLCHAIN part is the stack (root first in folded), also after an unknown part; the

@@ -29,7 +29,7 @@ const std::string kExecHot = real_path(WORKLOAD_EXEC_HOT);
 
 // Samples by leaf function, from the report's folded output ("a;b;leaf COUNT" lines).
 std::map<std::string, uint64_t> leaves(const std::string& log) {
-  const auto r = run({kReport, "--output", "folded", log});
+  const auto r = run({kReport, "--format", "folded", log});
   EXPECT_EQ(r.status, 0) << r.err;
   std::map<std::string, uint64_t> m;
   std::istringstream in(r.out);

@@ -1,6 +1,6 @@
-// --output callgraph: pmcstat -G's text. Read back with the parsing rules of
+// --format callgraph: pmcstat -G's text. Read back with the parsing rules of
 // stackcollapse-pmc.pl and speedscope's pmcstat importer (callgraph/stackcollapse_pmc.py),
-// it must give the stacks of --output folded; its lines must have pmcstat's widths
+// it must give the stacks of --format folded; its lines must have pmcstat's widths
 // (pmcpl_callgraph.c pmcstat_cgnode_print, as restated below).
 #include <gtest/gtest.h>
 
@@ -160,7 +160,7 @@ reptest::RunResult report(const std::vector<std::string>& args) {
 // Both outputs of one run.
 std::pair<std::string, std::string> graph_and_folded(const reptest::TempDir& d,
                                                      std::vector<std::string> args) {
-  std::vector<std::string> a{"--output", "callgraph,folded", "-o", d.file("g"), "-o", d.file("f")};
+  std::vector<std::string> a{"--format", "callgraph,folded", "-o", d.file("g"), "-o", d.file("f")};
   a.insert(a.end(), args.begin(), args.end());
   const auto r = report(a);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -177,7 +177,7 @@ TEST(Callgraph, GoldenLogLineByLine) {
   // Worked out from golden.jsonl (fixtures/report/README.md) and pmcstat's printf formats:
   // six samples; leaves libc+0x10 (twice, called from sh+0x450), then one each, by name.
   reptest::TempDir empty;
-  const auto r = report({"--output", "callgraph", "--sysroot", empty.path, kGolden});
+  const auto r = report({"--format", "callgraph", "--sysroot", empty.path, kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string pad8(8, ' ');  // " [2] " ends in a space, then 7 make 12 columns
   const std::string expected =
@@ -195,7 +195,7 @@ TEST(Callgraph, GoldenLogLineByLine) {
   EXPECT_EQ(r.out, expected);
   check_layout(r.out, 32);
   // -z 1: the sampled functions alone.
-  const auto z1 = report({"--output", "callgraph", "-z", "1", "--sysroot", empty.path, kGolden});
+  const auto z1 = report({"--format", "callgraph", "-z", "1", "--sysroot", empty.path, kGolden});
   ASSERT_EQ(z1.status, 0) << z1.err;
   EXPECT_EQ(z1.out, "@ cpu-clock [6 samples]\n\n"
                     "33.33%  [2]" + pad8 + "libc.so.7+0x10 @ /lib/libc.so.7\n\n"
@@ -330,7 +330,7 @@ TEST(Callgraph, RecordedWorkloadReadBackEqualsFolded) {
 TEST(Callgraph, ByFileHeadersAreIgnoredByTheReaders) {
   reptest::TempDir d, empty;
   const std::string a = random_log(d, 7), b = random_log(d, 8);
-  const auto r = report({"--output", "callgraph", "--by-file", "--event", "cpu-clock",
+  const auto r = report({"--format", "callgraph", "--by-file", "--event", "cpu-clock",
                          "--sysroot", empty.path, a, b});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("# Input: " + a + "\n\n@ cpu-clock [", 0), 0u) << r.out.substr(0, 200);
@@ -339,7 +339,7 @@ TEST(Callgraph, ByFileHeadersAreIgnoredByTheReaders) {
   // Read back, the two profiles give what each gives alone.
   Stacks want;
   for (const auto& log : {a, b}) {
-    const auto one = report({"--output", "callgraph", "--event", "cpu-clock", "--sysroot", empty.path, log});
+    const auto one = report({"--format", "callgraph", "--event", "cpu-clock", "--sysroot", empty.path, log});
     ASSERT_EQ(one.status, 0) << one.err;
     for (const auto& [s, n] : collapse(d, one.out)) want[s] += n;
   }
@@ -356,7 +356,7 @@ TEST(Callgraph, NamesNeverBreakTheLayout) {
       R"({"type":"procexec","pid":50,"pmcid":4294053632,"entryaddr":0,"dynaddr_hex":"0x1000000","path":"/usr/bin/a b\u001b[31m\"x","path_hex":"2f7573722f62696e2f6120621b5b33316d2278ff","tsc":1004})",
       R"({"type":"callchain","pid":50,"tid":50,"pmcid":4294053632,"cpu":0,"usermode":1,"pcs_hex":["0x1000010","0x1000020"],"tsc":2000})",
       R"({"type":"closelog","tsc":3000})"});
-  const auto r = report({"--output", "callgraph", "--sysroot", empty.path, log});
+  const auto r = report({"--format", "callgraph", "--sysroot", empty.path, log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
   check_layout(r.out, 32);

@@ -1,6 +1,6 @@
 // Command-line conventions (the tools' shared language): usage errors exit 2 with the two-line
 // message, --version, the help layout, the ABI options, standard input without LOG, empty
-// input, an output that is an input is refused, a missing input is exit 1 after the others.
+// input, an output that is an input is refused, a missing input is exit 2 after the others.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -16,7 +16,7 @@ const std::string kLog = std::string(REPORT_FIXTURES) + "/golden.pmclog";
 
 TEST(Cli, UsageErrorsExitTwo) {
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--output", "gprof"}, {"--sort", "size"}, {"--by", "color"},
+       {std::vector<std::string>{"--format", "gprof"}, {"--sort", "size"}, {"--by", "color"},
         {"--user-only", "--kernel-only"}, {"--pid", "abc"}, {"--no-such-option"},
         {"--from", "2", "--to", "1"}, {"--limit", "x"}, {"--limit", "-3"}, {"--from", "soon"},
         {"--address-width", "3"}, {"--address-width", "64"}, {"--generation", "L9"},
@@ -71,7 +71,7 @@ TEST(Cli, VersionIsTheProjectVersion) {
   }
 }
 
-// The option names of the help's option lines ("  -o [ --out-file ] FILE  ..." -> out-file).
+// The option names of the help's option lines ("  -o [ --output ] FILE  ..." -> output).
 std::vector<std::string> listed_options(const std::string& help) {
   std::vector<std::string> names;
   std::istringstream in(help);
@@ -104,7 +104,7 @@ TEST(Cli, HelpHasTheSharedLayoutAndEachOptionOnce) {
   for (const auto& [n, count] : seen) EXPECT_EQ(count, 1) << "--" << n;
   // The shared groups are there, and the report's own options.
   for (const char* n : {"help", "version", "generation", "address-width", "byte-order",
-                        "time-width", "output", "out-file", "by", "sort", "limit", "sysroot",
+                        "time-width", "format", "output", "by", "sort", "limit", "sysroot",
                         "kernel", "keep-going", "no-progress", "tid", "from", "to"})
     EXPECT_EQ(seen.count(n), 1u) << "--" << n;
   // Every value is named (KIND, FILE, N...), never program_options' "arg".
@@ -114,12 +114,12 @@ TEST(Cli, HelpHasTheSharedLayoutAndEachOptionOnce) {
 // The ABI options reach the reader: the golden log is M10, so L3 makes its first record
 // undefined (exit 1), where the detected ABI reads it whole.
 TEST(Cli, AbiOptionsAreAHintToTheReader) {
-  auto r = reptest::run({REPORT_EXE, "--output", "folded", kLog});
+  auto r = reptest::run({REPORT_EXE, "--format", "folded", kLog});
   EXPECT_EQ(r.status, 0) << r.err;
-  r = reptest::run({REPORT_EXE, "--output", "folded", "--generation", "L3", kLog});
+  r = reptest::run({REPORT_EXE, "--format", "folded", "--generation", "L3", kLog});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("generation L3"), std::string::npos) << r.err;
-  r = reptest::run({REPORT_EXE, "--output", "folded", "--byte-order", "big", kLog});
+  r = reptest::run({REPORT_EXE, "--format", "folded", "--byte-order", "big", kLog});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
 }
@@ -127,7 +127,7 @@ TEST(Cli, AbiOptionsAreAHintToTheReader) {
 TEST(Cli, WithoutLogStandardInputIsRead) {
   const std::string bytes = reptest::read_file(kLog);
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{}, {"--output", "folded"}, {"--output", "top,folded"}}) {
+       {std::vector<std::string>{}, {"--format", "folded"}, {"--format", "top,folded"}}) {
     std::vector<std::string> named{REPORT_EXE}, piped{REPORT_EXE}, dash{REPORT_EXE};
     named.insert(named.end(), args.begin(), args.end());
     piped.insert(piped.end(), args.begin(), args.end());
@@ -152,7 +152,7 @@ TEST(Cli, WithoutLogStandardInputIsRead) {
   renamed.replace(0, from.size(), "# Input: (stdin)\n");
   EXPECT_EQ(b.out, renamed);
   // A damaged pipe is named "(stdin)" too.
-  const auto d = reptest::run({REPORT_EXE, "--output", "folded"}, bytes.substr(0, bytes.size() - 7));
+  const auto d = reptest::run({REPORT_EXE, "--format", "folded"}, bytes.substr(0, bytes.size() - 7));
   EXPECT_EQ(d.status, 1);
   EXPECT_EQ(d.err.find("pmclog-report: (stdin): "), d.err.find("pmclog-report: ")) << d.err;
   EXPECT_NE(d.err.find("pmclog-report: (stdin): "), std::string::npos) << d.err;
@@ -169,7 +169,7 @@ TEST(Cli, EmptyInputIsAnError) {
   };
   for (const Case& c : {Case{{REPORT_EXE, empty}, empty}, Case{{REPORT_EXE, "/dev/null"}, "/dev/null"},
                         Case{{REPORT_EXE}, "(stdin)"}, Case{{REPORT_EXE, "-"}, "(stdin)"},
-                        Case{{REPORT_EXE, "--output", "folded", empty}, empty}}) {
+                        Case{{REPORT_EXE, "--format", "folded", empty}, empty}}) {
     const auto r = reptest::run(c.argv);  // standard input: an empty file
     EXPECT_EQ(r.status, 1) << c.shown;
     EXPECT_EQ(r.out, "") << c.shown;  // no "# No samples.": there is no log
@@ -181,7 +181,7 @@ TEST(Cli, EmptyInputIsAnError) {
   EXPECT_EQ(r.status, 1);
   EXPECT_FALSE(std::filesystem::exists(out));
   // With a good log beside it: the report of the good one, the error, exit 1.
-  r = reptest::run({REPORT_EXE, "--by-file", "--output", "folded", empty, kLog});
+  r = reptest::run({REPORT_EXE, "--by-file", "--format", "folded", empty, kLog});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find(kLog + ";"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find(empty), std::string::npos) << r.out;  // no profile of its own
@@ -197,11 +197,11 @@ TEST(Cli, OutputThatIsAnInputIsRefused) {
   EXPECT_EQ(reptest::read_file(copy), reptest::read_file(kLog));  // untouched
 }
 
-TEST(Cli, MissingInputIsExitOneAfterTheOthers) {
+TEST(Cli, MissingInputIsExitTwoAfterTheOthers) {
   reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path,
+  const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path,
                                empty.file("absent.pmclog"), kLog});
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("absent.pmclog"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
 }

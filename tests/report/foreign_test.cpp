@@ -91,7 +91,7 @@ TEST_F(Foreign, FreeBsdLogNamesNoFunctionOfThisMachine) {
   if (ld.valid) lines.push_back(sample({0x900000000 + ld.entry - ld.exec_lo + 1}));
   lines.push_back(R"({"type":"closelog"})");
   const std::string log = reptest::write_log(dir, "fbsd.pmclog", lines);
-  const auto r = report({"--output", "folded", log});
+  const auto r = report({"--format", "folded", log});
   ASSERT_EQ(r.status, 0) << r.err;
   // Every frame is a label: object+0xOFFSET, [kernel] 0xADDR or a raw address.
   const std::regex label(R"(cpu-clock|[^;]+\+0x[0-9a-f]+|0x[0-9a-f]+|\[kernel\] 0x[0-9a-f]+)");
@@ -122,12 +122,12 @@ TEST_F(Foreign, FreeBsdTaggedObjectIsUsedOnlyForFreeBsdLogs) {
   // FreeBSD's (a hardware cputype, no mark of pmclog-record): the sysroot's file is used.
   std::vector<std::string> fbsd{initialize(kSkylake)};
   fbsd.insert(fbsd.end(), std::begin(body), std::end(body));
-  auto r = report({"--output", "folded", "--sysroot", root, reptest::write_log(dir, "f.pmclog", fbsd)});
+  auto r = report({"--format", "folded", "--sysroot", root, reptest::write_log(dir, "f.pmclog", fbsd)});
   EXPECT_EQ(r.out, "cpu-clock;tagged_work 1\n") << r.err;
   // pmclog-record's (its vDSO mapping): a FreeBSD object cannot be what Linux mapped.
   std::vector<std::string> lnx{initialize(kGeneric), kEvent, map_in(42, 0x7ff000000000, "[vdso]")};
   lnx.insert(lnx.end(), std::begin(body) + 1, std::end(body));
-  r = report({"--output", "folded", "--sysroot", root, reptest::write_log(dir, "l.pmclog", lnx)});
+  r = report({"--format", "folded", "--sysroot", root, reptest::write_log(dir, "l.pmclog", lnx)});
   EXPECT_EQ(r.out, "cpu-clock;libtagged.so.1+" + hex(work - kLib) + " 1\n") << r.err;
   EXPECT_NE(r.err.find("/lib/libtagged.so.1: 1 frames, object missing: FreeBSD ELF, log from Linux "
                        "(the sysroot's file is not the log's)"),
@@ -145,7 +145,7 @@ TEST_F(Foreign, KernelBuildIdMustBeTheContainers) {
         container("amd64", "14.3-RELEASE", build_id), initialize(kSkylake), kEvent,
         map_in(0xFFFFFFFFu, kKernel, "/boot/kernel/kernel"), sample({work}, false),
         R"({"type":"closelog"})"});
-    return report({"--output", "folded", "--kernel", kernel, log});
+    return report({"--format", "folded", "--kernel", kernel, log});
   };
   auto r = run_with(id);
   EXPECT_EQ(r.out, "cpu-clock;tagged_work_[k] 1\n") << r.err;
@@ -163,7 +163,7 @@ TEST_F(Foreign, MachineAndAddressWidthMustBeTheLogs) {
   std::string log = reptest::write_log(dir, "arm.pmclog", {
       container("arm64", "15.0-CURRENT", ""), initialize(kGeneric), kEvent,
       map_in(42, kLib, "/lib/libtagged.so.1"), sample({work}), R"({"type":"closelog"})"});
-  auto r = report({"--output", "folded", "--sysroot", root, log});
+  auto r = report({"--format", "folded", "--sysroot", root, log});
   EXPECT_EQ(r.out, "cpu-clock;libtagged.so.1+" + hex(work - kLib) + " 1\n") << r.err;
   EXPECT_NE(r.err.find("object missing: ELF for x86-64, log from aarch64"), std::string::npos) << r.err;
   // An i386 log: a 64-bit object is not one of its processes' objects.
@@ -171,7 +171,7 @@ TEST_F(Foreign, MachineAndAddressWidthMustBeTheLogs) {
   log = reptest::write_log(dir, "i386.pmclog", {
       initialize(kSkylake, 4), kEvent, map_in(42, kLib32, "/lib/libtagged.so.1"),
       sample({at(FOREIGN_TAGGED, "tagged_work", kLib32)}), R"({"type":"closelog"})"});
-  r = report({"--output", "folded", "--sysroot", root, log});
+  r = report({"--format", "folded", "--sysroot", root, log});
   EXPECT_EQ(r.out.find("tagged_work"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("object missing: 64-bit ELF, log of 32-bit addresses"), std::string::npos) << r.err;
 }
@@ -189,10 +189,10 @@ TEST_F(Foreign, UnresolvedNameIsTheSameWithAndWithoutASysroot) {
       initialize(kSkylake), kEvent, map_in(42, kLib, "/lib/libtagged.so.1"), sample({spin}),
       R"({"type":"closelog"})"});
   const std::string want = "cpu-clock;libtagged.so.1+" + hex(spin - kLib) + " 1\n";
-  auto r = report({"--output", "folded", "--sysroot", root, log});
+  auto r = report({"--format", "folded", "--sysroot", root, log});
   EXPECT_EQ(r.out, want) << r.err;
   EXPECT_NE(r.err.find("/lib/libtagged.so.1: 1 frames, no symbols"), std::string::npos) << r.err;
-  r = report({"--output", "folded", log});
+  r = report({"--format", "folded", log});
   EXPECT_EQ(r.out, want) << r.err;
   EXPECT_NE(r.err.find("/lib/libtagged.so.1: 1 frames, object missing (give --sysroot?)"), std::string::npos)
       << r.err;
@@ -216,7 +216,7 @@ TEST_F(Foreign, LinuxLogsStillUseThisMachinesFiles) {
                                                      initialize(kGeneric), kEvent}}) {
     auto lines = first;
     lines.insert(lines.end(), {map_in(42, kLib, FAKE_LIBC), sample({memcpy_}), R"({"type":"closelog"})"});
-    const auto r = report({"--output", "folded", reptest::write_log(dir, "linux.pmclog", lines)});
+    const auto r = report({"--format", "folded", reptest::write_log(dir, "linux.pmclog", lines)});
     EXPECT_EQ(r.out, "cpu-clock;fbsd_memcpy 1\n") << r.err;
   }
 }

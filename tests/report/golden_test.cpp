@@ -23,7 +23,7 @@ TEST(Golden, Top) {
 // /bin/sh and /usr/bin/yes (Linux ELF) must not be read for it, so every output is the
 // golden one whatever this machine holds; only the hints after each object differ.
 TEST(Golden, WithoutASysrootNoFileOfThisMachineIsRead) {
-  const auto folded = reptest::run({REPORT_EXE, "--output", "folded", kLog});
+  const auto folded = reptest::run({REPORT_EXE, "--format", "folded", kLog});
   ASSERT_EQ(folded.status, 0) << folded.err;
   EXPECT_EQ(folded.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
   const auto top = reptest::run({REPORT_EXE, kLog});
@@ -40,14 +40,14 @@ TEST(Golden, WithoutASysrootNoFileOfThisMachineIsRead) {
 
 TEST(Golden, Folded) {
   reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, kLog});
+  const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, kLog});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
 }
 
 TEST(Golden, FoldedWithCommandFrameAndOneEvent) {
   reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--comm-frame", "--event",
+  const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--comm-frame", "--event",
                                "cpu-clock", "--sysroot", empty.path, kLog});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded-comm.txt"));
@@ -55,7 +55,7 @@ TEST(Golden, FoldedWithCommandFrameAndOneEvent) {
 
 TEST(Golden, SeveralOutputsEachToItsFile) {
   reptest::TempDir d, empty;
-  const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--output", "top", "-o",
+  const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--format", "top", "-o",
                                d.file("f"), "-o", d.file("t"), "--sysroot", empty.path, kLog});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
@@ -67,7 +67,7 @@ TEST(Golden, SeveralOutputsEachToItsFile) {
 
 TEST(Golden, MergedLogsAddUpAndByFileKeepsThemApart) {
   reptest::TempDir empty;
-  auto r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, kLog, kLog});
+  auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, kLog, kLog});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto once = reptest::parse_folded(reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
   const auto twice = reptest::parse_folded(r.out);
@@ -79,7 +79,7 @@ TEST(Golden, MergedLogsAddUpAndByFileKeepsThemApart) {
   for (size_t at = r.out.find("# Input: "); at != std::string::npos; at = r.out.find("# Input: ", at + 1)) ++inputs;
   EXPECT_EQ(inputs, 2u) << r.out;
   EXPECT_NE(r.out.find("# Event: cpu-clock, 6 samples"), std::string::npos);
-  r = reptest::run({REPORT_EXE, "--by-file", "--output", "folded", "--sysroot", empty.path, kLog});
+  r = reptest::run({REPORT_EXE, "--by-file", "--format", "folded", "--sysroot", empty.path, kLog});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto by_file = reptest::parse_folded(r.out);
   ASSERT_EQ(by_file.size(), once.size());
@@ -89,13 +89,13 @@ TEST(Golden, MergedLogsAddUpAndByFileKeepsThemApart) {
 TEST(Golden, StandardInputAndCompressedInput) {
   reptest::TempDir d, empty;
   const std::string bytes = reptest::read_file(kLog);
-  auto r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, "-"}, bytes);
+  auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, "-"}, bytes);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string want = reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt");
   EXPECT_EQ(r.out, want);
   reptest::write_file(d.file("g.pmclog"), bytes);
   ASSERT_EQ(reptest::run({"/bin/gzip", "-k", d.file("g.pmclog")}).status, 0);
-  r = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, d.file("g.pmclog.gz")});
+  r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, d.file("g.pmclog.gz")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, want);
 }
@@ -133,15 +133,15 @@ TEST(Fixtures, EveryGenerationWidthAndByteOrderGivesTheSameProfile) {
   for (const char* g : {"L1", "L2", "L3", "M9", "M10"}) {
     for (const char* w : {"32", "64"}) {
       const std::string base = dir + "/" + g + "-" + w;
-      const auto le = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, base + "-le.pmclog"});
-      const auto be = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, base + "-be.pmclog"});
+      const auto le = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, base + "-le.pmclog"});
+      const auto be = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, base + "-be.pmclog"});
       EXPECT_EQ(le.status, 0) << base << le.err;
       EXPECT_FALSE(le.out.empty()) << base;
       EXPECT_EQ(le.out, be.out) << base;
     }
   }
   // L1: a PCSAMPLE before the PMCALLOCATE of its pmc still gets the event's name.
-  const auto l1 = reptest::run({REPORT_EXE, "--output", "folded", "--sysroot", empty.path, dir + "/L1-32-le.pmclog"});
+  const auto l1 = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, dir + "/L1-32-le.pmclog"});
   EXPECT_EQ(l1.out, "TSC;sh+0xb2c 1\n");
 }
 

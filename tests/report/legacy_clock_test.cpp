@@ -56,7 +56,7 @@ TEST_F(LegacyClock, TimeWindowKeepsExactlyTheSamplesInside) {
     ASSERT_GT(want, 0u);
     EXPECT_EQ(times(from, to).size(), want) << from << ".." << to;
     // The same through the command line.
-    const auto r = reptest::run({REPORT_EXE, "--output", "folded", "--from", std::to_string(from),
+    const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--from", std::to_string(from),
                                  "--to", std::to_string(to), path_});
     ASSERT_EQ(r.status, 0) << r.err;
     uint64_t kept = 0;
@@ -67,7 +67,7 @@ TEST_F(LegacyClock, TimeWindowKeepsExactlyTheSamplesInside) {
 
 // "COMM PID/TID [CPU] SECS.USECS: EVENT: ": every sample's time, in order, to the microsecond.
 TEST_F(LegacyClock, PerfScriptPrintsTheTrueTimes) {
-  const auto r = reptest::run({REPORT_EXE, "--output", "perf-script", path_});
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", path_});
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream in(r.out);
   std::vector<double> got;

@@ -30,7 +30,7 @@ struct KnownFrames : known::SysrootTest {
 TEST_F(KnownFrames, CallerWhoseReturnAddressStartsTheNextFunction) {
   const uint64_t ret = kText + KNOWN_NEXT;
   const std::string l = log({{kText + KNOWN_LEAF + 1, ret}, {ret, kText + KNOWN_MAIN + 5}});
-  const auto f = reptest::parse_folded(report_on({"--output", "folded"}, l).out);
+  const auto f = reptest::parse_folded(report_on({"--format", "folded"}, l).out);
   const std::map<std::string, uint64_t> want{{"cpu-clock;known_caller;known_leaf", 1},
                                              {"cpu-clock;known_main;known_next", 1}};
   EXPECT_EQ(f, want);
@@ -40,7 +40,7 @@ TEST_F(KnownFrames, CallerWhoseReturnAddressStartsTheNextFunction) {
   const int next_line = known::line_of("known_next");
   ASSERT_GT(call_line, 0);
   ASSERT_GT(next_line, 0);
-  const auto lines = reptest::parse_folded(report_on({"--output", "folded", "--lines"}, l).out);
+  const auto lines = reptest::parse_folded(report_on({"--format", "folded", "--lines"}, l).out);
   bool caller_seen = false;
   for (const auto& [stack, n] : lines) {
     if (stack.find("known_caller") == std::string::npos) continue;
@@ -56,7 +56,7 @@ TEST_F(KnownFrames, AFunctionEndsWhereItsSizeSays) {
   const uint64_t end = kText + KNOWN_LEAF + KNOWN_SIZE;
   static_assert(KNOWN_LEAF + KNOWN_SIZE == KNOWN_GAP);
   const std::string l = log({{end - 1, kText + KNOWN_MAIN + 5}, {end, kText + KNOWN_MAIN + 5}});
-  const auto r = report_on({"--output", "top", "--by", "symbol"}, l);
+  const auto r = report_on({"--format", "top", "--by", "symbol"}, l);
   std::map<std::string, uint64_t> self;
   for (const auto& row : reptest::parse_top(r.out)) self[row.symbol()] = row.self;
   EXPECT_EQ(self["known_leaf"], 1u) << r.out;
@@ -72,7 +72,7 @@ TEST_F(KnownFrames, RecursionCountsOncePerSampleInTotal) {
                              {in_rec, rec, rec, main},      // known_rec itself sampled
                              {in_rec, main},
                              {leaf, main}});
-  const auto r = report_on({"--output", "top", "--by", "symbol"}, l);
+  const auto r = report_on({"--format", "top", "--by", "symbol"}, l);
   struct Counts {
     uint64_t self = 0, total = 0;
   };

@@ -27,7 +27,7 @@ struct KnownReplay : known::SysrootTest {
     std::vector<std::string> lines = known::modern_log_start();
     lines.insert(lines.end(), records.begin(), records.end());
     const std::string log = reptest::write_log(dir, "k.pmclog", lines);
-    args.insert(args.begin(), {"--output", "folded"});
+    args.insert(args.begin(), {"--format", "folded"});
     return reptest::parse_folded(report_on(args, log).out);
   }
 };
@@ -107,7 +107,7 @@ TEST_F(KnownReplay, LegacyLogWithOneTimeThroughoutKeepsFileOrder) {
       R"({"type":"map-out","pid":100,"start_hex":")" + hex(known::kExecText) + R"(","end_hex":")" +
           hex(known::kExecText + 0x1000) + "\"" + at,
       sample(kNext), map_in, sample(kRec), R"({"type":"closelog")" + at});
-  const auto r = report_on({"--output", "folded"}, log);
+  const auto r = report_on({"--format", "folded"}, log);
   const std::map<std::string, uint64_t> want{{"cpu-clock;known_main;known_leaf", 1},
                                              {"cpu-clock;" + hex(kMainRet) + ";" + hex(kNext), 1},
                                              {"cpu-clock;known_main;known_rec", 1}};

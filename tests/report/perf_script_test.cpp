@@ -1,4 +1,4 @@
-// --output perf-script: every sample in the layout of `perf script -F
+// --format perf-script: every sample in the layout of `perf script -F
 // comm,pid,tid,cpu,time,period,event,ip,sym,dso` with callchains (perf's builtin-script.c):
 // "COMM PID/TID [CPU] SECS.USECS: PERIOD EVENT: " then "\t%16x SYM (DSO)" per frame, leaf
 // first, at the address the process ran it (perf 6.5 on: the callchain's raw ip), and a blank
@@ -139,7 +139,7 @@ TEST(PerfScript, GoldenLogLineByLineFromItsRecords) {
   ASSERT_EQ(freq, 1000000000u);
   for (const Expected& e : want) ASSERT_EQ(e.period, 1000u);  // golden.jsonl's rate
   reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--output", "perf-script", "--sysroot", empty.path, kGolden});
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.path, kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto got = lines_of(r.out);
   size_t at = 0;
@@ -213,7 +213,7 @@ TEST(PerfScript, GoldenLogReadBySpeedscopesExpressions) {
   uint64_t first = 0, freq = 0;
   const std::vector<Expected> want = golden_samples(first, freq);
   reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--output", "perf-script", "--sysroot", empty.path, kGolden});
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.path, kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto got = parse_like_speedscope(r.out);
   ASSERT_EQ(got.size(), want.size()) << r.out;
@@ -239,7 +239,7 @@ TEST(PerfScript, RecordedWorkloadHasItsHotFunctionAtItsAddresses) {
   const auto rec =
       reptest::run({RECORD_EXE, "--generation", "M10", "-o", log, "--", WORKLOAD_HOT, "0.6"});
   ASSERT_EQ(rec.status, 0) << rec.err;
-  const auto r = reptest::run({REPORT_EXE, "--output", "perf-script,folded", "-o", d.file("ps"), "-o",
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script,folded", "-o", d.file("ps"), "-o",
                                d.file("f"), log});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto samples = parse_like_speedscope(reptest::read_file(d.file("ps")));
@@ -346,7 +346,7 @@ TEST(PerfScript, AddressesArePerProcessAndPeriodsPerPmc) {
     tsc += 1000;
   }
   const std::string log = reptest::write_log(d, "two.pmclog", l);
-  const auto r = reptest::run({REPORT_EXE, "--output", "perf-script", "--sysroot", root, log});
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", root, log});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto got = lines_of(r.out);
   size_t at = 0;
@@ -419,13 +419,13 @@ TEST(PerfScript, MemoryStaysFlatHoweverManySamples) {
   bytes = std::string();
   const std::string empty = d.file("empty");
   reptest::make_dirs(empty);
-  const long folded = peak_kib({"--sysroot", empty, "--output", "folded", log});
-  const long script = peak_kib({"--sysroot", empty, "--output", "perf-script", log}, d.file("many.txt"));
+  const long folded = peak_kib({"--sysroot", empty, "--format", "folded", log});
+  const long script = peak_kib({"--sysroot", empty, "--format", "perf-script", log}, d.file("many.txt"));
   ASSERT_GT(folded, 0);
   ASSERT_GT(script, 0);
   EXPECT_LT(script, folded + 8 * 1024) << "perf-script " << script << " KiB, folded " << folded << " KiB";
   // And every sample was printed: all at one time, each is the one sample's text.
-  const auto r = reptest::run({REPORT_EXE, "--sysroot", empty, "--output", "perf-script", d.file("one.pmclog")});
+  const auto r = reptest::run({REPORT_EXE, "--sysroot", empty, "--format", "perf-script", d.file("one.pmclog")});
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_FALSE(r.out.empty());
   struct stat st {};
@@ -441,7 +441,7 @@ TEST(PerfScript, NamesNeverSplitALine) {
       R"({"type":"procexec","pid":50,"pmcid":4294053632,"entryaddr":0,"dynaddr_hex":"0x1000000","path":"/usr/bin/a\nb\u001b[31m","tsc":1004})",
       R"({"type":"callchain","pid":50,"tid":51,"pmcid":4294053632,"cpu":3,"usermode":1,"pcs_hex":["0x1000010","0x1000020"],"tsc":2000})",
       R"({"type":"closelog","tsc":3000})"});
-  const auto r = reptest::run({REPORT_EXE, "--output", "perf-script", "--sysroot", empty.path, log});
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.path, log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
   const auto ls = lines_of(r.out);

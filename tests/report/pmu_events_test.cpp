@@ -49,7 +49,7 @@ Outputs all_outputs(const TempDir& dir, const std::vector<std::string>& opts, co
   const std::string pb = dir.file("out.pb.gz");
   std::vector<std::string> a = {REPORT_EXE};
   a.insert(a.end(), opts.begin(), opts.end());
-  a.insert(a.end(), {"--output", "top,folded,svg,speedscope,callgraph,perf-script,pprof", "-o",
+  a.insert(a.end(), {"--format", "top,folded,svg,speedscope,callgraph,perf-script,pprof", "-o",
                      dir.file("top"), "-o", dir.file("folded"), "-o", dir.file("svg"), "-o",
                      dir.file("speedscope"), "-o", dir.file("callgraph"), "-o", dir.file("perf"), "-o", pb, log});
   const RunResult r = run(a);
@@ -112,6 +112,7 @@ TEST(PmuEvents, WithoutTheTablesOneNote) {
   const Outputs o = all_outputs(dir, {}, log);
   expect_event(o, "pmu-event-0x6a");
   // A sysroot without libpmc, or a damaged --libpmc, say so.
+  reptest::make_dirs(dir.file("so-root-absent"));
   const RunResult empty = run({REPORT_EXE, "--sysroot", dir.file("so-root-absent"), log});
   EXPECT_NE(empty.err.find("has no usr/lib/libpmc.so.5 or usr/lib/libpmc.a: --libpmc FILE"),
             std::string::npos)

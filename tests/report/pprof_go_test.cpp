@@ -1,4 +1,4 @@
-// --output pprof read by Google's pprof itself (built by tests/report/CMakeLists.txt from
+// --format pprof read by Google's pprof itself (built by tests/report/CMakeLists.txt from
 // Debian's packaged source), as a user reads it: no -symbolize flag, so pprof does whatever it
 // does with the mappings. Its -top, -traces, -tags, -tagfocus and -proto (merge) must give
 // top's per-function self and total samples, per CPU, process and thread, on a log built
@@ -210,7 +210,7 @@ struct Fixture {
     sysroot = dir.file("empty");
     reptest::make_dirs(sysroot);
     profile = dir.file("two-cpus.pb.gz");
-    const auto r = report({"--sysroot", sysroot, "--output", "pprof", "-o", profile, log});
+    const auto r = report({"--sysroot", sysroot, "--format", "pprof", "-o", profile, log});
     EXPECT_EQ(r.status, 0) << r.err;
   }
 };
@@ -295,7 +295,7 @@ TEST(PprofGo, ProtoMergeOfTwoLogsGivesTopOfBoth) {
   Fixture f;
   const std::string a = write_log(f.dir, "a.pmclog", 1), b = write_log(f.dir, "b.pmclog", 2);
   for (const auto& log : {a, b}) {
-    const auto r = report({"--sysroot", f.sysroot, "--output", "pprof", "-o", log + ".pb.gz", log});
+    const auto r = report({"--sysroot", f.sysroot, "--format", "pprof", "-o", log + ".pb.gz", log});
     ASSERT_EQ(r.status, 0) << r.err;
   }
   const std::string merged = f.dir.file("merged.pb.gz");

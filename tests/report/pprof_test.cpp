@@ -1,4 +1,4 @@
-// --output pprof, read back by two readers that share no code with the tool: protoc
+// --format pprof, read back by two readers that share no code with the tool: protoc
 // --decode_raw (the published field numbers of google/pprof's profile.proto, written here
 // again) and pprof/pprof_totals.py (gzip plus a hand wire-format reader), whose per-function
 // totals must equal top's columns, on the golden log, a recorded workload and a fleet of ten.
@@ -264,7 +264,8 @@ TEST(Pprof, GoldenLogFieldsByDecodeRaw) {
   reptest::TempDir dir;
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
   const std::string out = dir.file("golden.pb.gz");
-  const auto r = report({"--sysroot", dir.file("empty"), "--output", "pprof", "-o", out, log});
+  reptest::make_dirs(dir.file("empty"));  // a sysroot without objects
+  const auto r = report({"--sysroot", dir.file("empty"), "--format", "pprof", "-o", out, log});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string bytes = reptest::read_file(out);
   ASSERT_GE(bytes.size(), 2u);
@@ -371,9 +372,10 @@ TEST(Pprof, GoldenLogTotalsEqualTop) {
   reptest::TempDir dir;
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
   const std::string out = dir.file("g.pb.gz");
+  reptest::make_dirs(dir.file("empty"));  // a sysroot without objects
   const std::vector<std::string> common{"--sysroot", dir.file("empty")};
   auto args = common;
-  args.insert(args.end(), {"--output", "pprof", "-o", out, log});
+  args.insert(args.end(), {"--format", "pprof", "-o", out, log});
   ASSERT_EQ(report(args).status, 0);
   args = common;
   args.push_back(log);
@@ -412,7 +414,7 @@ TEST(Pprof, RecordedWorkloadHotFunctionAndMapping) {
   const auto rec = reptest::run({RECORD_EXE, "-o", log, "--", WORKLOAD_HOT, "0.6"});
   ASSERT_EQ(rec.status, 0) << rec.err;
   const std::string out = dir.file("hot.pb.gz");
-  ASSERT_EQ(report({"--output", "pprof", "-o", out, log}).status, 0);
+  ASSERT_EQ(report({"--format", "pprof", "-o", out, log}).status, 0);
   const Totals t = totals({out});
   // The hot function is the top self function, and every function matches top.
   std::string hottest;
@@ -451,7 +453,7 @@ TEST(Pprof, RecordedWorkloadHotFunctionAndMapping) {
   // --lines --inline: the leaf's inlined helper is line[0], the function it is in after it,
   // each with its source file and a line number.
   const std::string lines = dir.file("lines.pb.gz");
-  ASSERT_EQ(report({"--lines", "--inline", "--output", "pprof", "-o", lines, log}).status, 0);
+  ASSERT_EQ(report({"--lines", "--inline", "--format", "pprof", "-o", lines, log}).status, 0);
   const Raw q = decode_raw(lines);
   bool inlined_seen = false;
   for (const auto& [id, loc] : q.locations) {
@@ -520,12 +522,12 @@ TEST(Pprof, FleetMergedProfileIsTheSumOfTheTen) {
     l.push_back(R"({"type":"closelog"})");
     logs.push_back(reptest::write_log(dir, "host" + std::to_string(i) + ".pmclog", l));
   }
-  std::vector<std::string> args{"--sysroot", root, "--output", "pprof", "-o", dir.file("fleet.pb.gz")};
+  std::vector<std::string> args{"--sysroot", root, "--format", "pprof", "-o", dir.file("fleet.pb.gz")};
   args.insert(args.end(), logs.begin(), logs.end());
   auto r = report(args);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string folder = dir.file("each");
-  args = {"--sysroot", root, "--by-file", "--output", "pprof", "-o", folder};
+  args = {"--sysroot", root, "--by-file", "--format", "pprof", "-o", folder};
   args.insert(args.end(), logs.begin(), logs.end());
   r = report(args);
   ASSERT_EQ(r.status, 0) << r.err;
@@ -572,12 +574,12 @@ TEST(Pprof, FleetMergedProfileIsTheSumOfTheTen) {
 TEST(Pprof, ByFileNeedsAFolder) {
   reptest::TempDir dir;
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
-  auto r = report({"--by-file", "--output", "pprof", log});
+  auto r = report({"--by-file", "--format", "pprof", log});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("give -o FOLDER"), std::string::npos) << r.err;
   const std::string file = dir.file("plain");
   reptest::write_file(file, "x");
-  r = report({"--by-file", "--output", "pprof", "-o", file, log});
+  r = report({"--by-file", "--format", "pprof", "-o", file, log});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("not a folder"), std::string::npos) << r.err;
   EXPECT_EQ(reptest::read_file(file), "x");  // left alone

@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "report_support.h"
 
@@ -57,6 +59,29 @@ TEST_F(Progress, NeverWithNoProgress) {
   const auto r = on_terminal("PMCLOG_REPORT_PROGRESS_AFTER_MS=0", "--no-progress");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out.find("reading"), std::string::npos) << r.out;
+}
+
+// A compressed log whose bytes hold no record (zeros) is scanned for one by -k for a long
+// time without a record offset: the line counts the decompressed bytes read, and moves.
+TEST_F(Progress, MovesWhileACompressedLogIsScanned) {
+  if (access("/usr/bin/zstd", X_OK) != 0) GTEST_SKIP() << "no zstd";
+  const std::string z = dir.file("zeros.zst");
+  ASSERT_EQ(reptest::run({"/bin/sh", "-c", "head -c 256M /dev/zero | zstd -q > " + quoted(z)}).status, 0);
+  const std::string cmd = "PMCLOG_REPORT_PROGRESS_AFTER_MS=0 " + quoted(REPORT_EXE) +
+                          " -k --format folded --generation M10 --byte-order little"
+                          " --address-width 8 " + quoted(z) + " > /dev/null";
+  const auto r = reptest::run({kScript, "-qec", cmd, "/dev/null"});
+  EXPECT_EQ(r.status, 1) << r.out;  // all damage
+  // Every figure the line showed, in order.
+  const std::string bar = "pmclog-report: reading " + z + " ";
+  std::vector<long> mb;
+  for (size_t at = r.out.find(bar); at != std::string::npos; at = r.out.find(bar, at + 1))
+    mb.push_back(std::strtol(r.out.c_str() + at + bar.size(), nullptr, 10));
+  ASSERT_GE(mb.size(), 2u) << r.out;
+  for (size_t i = 1; i < mb.size(); ++i) EXPECT_GE(mb[i], mb[i - 1]) << r.out;
+  EXPECT_GE(mb.back(), 128) << r.out;  // well into the 256 MB
+  EXPECT_LE(mb.back(), 256) << r.out;
+  EXPECT_NE(r.out.find(" MB\033[K"), std::string::npos) << r.out;
 }
 
 TEST_F(Progress, NeverWhenStderrIsNotATerminal) {

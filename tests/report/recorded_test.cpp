@@ -89,7 +89,7 @@ struct Recorded : ::testing::Test {
     };
     EXPECT_GE(total(kOuter), total(kMiddle));
     // folded: the whole chain, and the same counts.
-    args.insert(args.begin(), {"--output", "folded"});
+    args.insert(args.begin(), {"--format", "folded"});
     r = report(args);
     ASSERT_EQ(r.status, 0) << r.err;
     const auto ends_with = [](const std::string& s, const std::string& end) {
@@ -164,7 +164,7 @@ TEST_F(Recorded, SharedLibraryFunction) {
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows[0].symbol(), "lib_hot") << r.out;
   EXPECT_EQ(rows[0].columns[1], "libreport_hot.so") << r.out;
-  r = report({"--output", "folded", shlib});
+  r = report({"--format", "folded", shlib});
   uint64_t via = 0, all = 0;
   for (const auto& [stack, n] : reptest::parse_folded(r.out)) {
     all += n;
@@ -182,7 +182,7 @@ TEST_F(Recorded, DemangleLinesAndInlines) {
   r = report({"--lines", "--by", "symbol", pie});
   EXPECT_NE(r.out.find(kLeaf + " (hot_chain.cpp:"), std::string::npos) << r.out;
   // The loop body is hotspot::mix, inlined into the leaf.
-  r = report({"--inline", "--output", "folded", pie});
+  r = report({"--inline", "--format", "folded", pie});
   uint64_t inl = 0;
   for (const auto& [stack, n] : reptest::parse_folded(r.out))
     if (stack.find(kLeaf + ";hotspot::mix(unsigned long, unsigned long)_[i]") != std::string::npos) inl += n;

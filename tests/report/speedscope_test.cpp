@@ -1,4 +1,4 @@
-// --output speedscope: speedscope's own JSON file format, checked by
+// --format speedscope: speedscope's own JSON file format, checked by
 // callgraph/check_speedscope.py (Python's json, strict UTF-8, every required member of the
 // published schema per profile type, frame indices in range), then against folded stacks
 // and the records of the committed log.
@@ -78,7 +78,7 @@ std::map<std::string, uint64_t> plain(const std::map<std::string, uint64_t>& fol
 
 TEST(Speedscope, GoldenLogOneProfilePerProcessFromItsRecords) {
   reptest::TempDir d, empty;
-  const auto r = reptest::run({REPORT_EXE, "--output", "speedscope,folded", "-o", d.file("s"), "-o",
+  const auto r = reptest::run({REPORT_EXE, "--format", "speedscope,folded", "-o", d.file("s"), "-o",
                                d.file("f"), "--event", "cpu-clock", "--sysroot", empty.path, kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string json = reptest::read_file(d.file("s"));
@@ -114,7 +114,7 @@ TEST(Speedscope, RecordedWorkloadHotFunctionAndTotals) {
   ASSERT_EQ(rec.status, 0) << rec.err;
   for (bool lines : {false, true}) {
     SCOPED_TRACE(lines ? "--lines" : "");
-    std::vector<std::string> argv{REPORT_EXE, "--output", "speedscope,folded", "-o", d.file("s"),
+    std::vector<std::string> argv{REPORT_EXE, "--format", "speedscope,folded", "-o", d.file("s"),
                                   "-o", d.file("f"), "--event", "cpu-clock", log};
     if (lines) argv.push_back("--lines");
     const auto r = reptest::run(argv);
@@ -169,7 +169,7 @@ TEST(Speedscope, InvalidUtf8AndControlCharactersStayValidJson) {
       R"({"type":"callchain","pid":50,"tid":50,"pmcid":4294053632,"cpu":0,"usermode":1,"pcs_hex":["0x1000010","0x1000020"],"tsc":2000})",
       R"({"type":"callchain","pid":50,"tid":50,"pmcid":4294053632,"cpu":0,"usermode":1,"pcs_hex":["0x1000010"],"tsc":2001})",
       R"({"type":"closelog","tsc":3000})"});
-  const auto r = reptest::run({REPORT_EXE, "--output", "speedscope", "--sysroot", empty.path, log});
+  const auto r = reptest::run({REPORT_EXE, "--format", "speedscope", "--sysroot", empty.path, log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
   const Checked c = check(d, r.out);
@@ -182,7 +182,7 @@ TEST(Speedscope, InvalidUtf8AndControlCharactersStayValidJson) {
 
 TEST(Speedscope, ByFileProfilesNamedByInput) {
   reptest::TempDir d, empty;
-  const auto r = reptest::run({REPORT_EXE, "--output", "speedscope", "--by-file", "--sysroot",
+  const auto r = reptest::run({REPORT_EXE, "--format", "speedscope", "--by-file", "--sysroot",
                                empty.path, kGolden, kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const Checked c = check(d, r.out);

@@ -1,4 +1,4 @@
-// --output svg: the flame graph is well-formed XML (python's parser), holds the samples the
+// --format svg: the flame graph is well-formed XML (python's parser), holds the samples the
 // folded output counts, renders in headless Chromium, and its page script zooms and
 // searches (driven by the scripts in svg/, their findings read back with --dump-dom).
 #include <gtest/gtest.h>
@@ -231,10 +231,10 @@ struct Svg : ::testing::Test {
   }
   std::string lib_map;
 
-  // Runs pmclog-report --output svg; returns the SVG's path.
+  // Runs pmclog-report --format svg; returns the SVG's path.
   std::string svg(std::vector<std::string> args, const std::string& name = "x.svg") {
     const std::string out = dir.file(name);
-    args.insert(args.begin(), {REPORT_EXE, "--output", "svg", "-o", out});
+    args.insert(args.begin(), {REPORT_EXE, "--format", "svg", "-o", out});
     const auto r = reptest::run(args);
     EXPECT_EQ(r.status, 0) << r.err;
     return out;
@@ -242,7 +242,7 @@ struct Svg : ::testing::Test {
 
   // Samples of the stacks (folded output) that hold a frame matching `name`.
   static uint64_t folded_through(const std::string& log, const std::string& name, uint64_t* all = nullptr) {
-    const auto r = reptest::run({REPORT_EXE, "--output", "folded", log});
+    const auto r = reptest::run({REPORT_EXE, "--format", "folded", log});
     EXPECT_EQ(r.status, 0) << r.err;
     uint64_t n = 0, a = 0;
     for (const auto& [stack, c] : reptest::parse_folded(r.out)) {
@@ -416,7 +416,7 @@ TEST_F(Svg, SearchHighlightsAndShowsTheMatchedShare) {
   ASSERT_GE(want_frames, 2u);
   // Samples under either caller, from folded (middle_caller is under outer_caller: once).
   uint64_t all = 0;
-  const auto r = reptest::run({REPORT_EXE, "--output", "folded", recorded()});
+  const auto r = reptest::run({REPORT_EXE, "--format", "folded", recorded()});
   uint64_t under = 0;
   for (const auto& [stack, c] : reptest::parse_folded(r.out)) {
     all += c;
@@ -686,7 +686,7 @@ TEST(SvgShares, EachFramesPercentIsOfItsEvent) {
   lines.push_back(known::closelog(tsc));
   const std::string log = reptest::write_log(dir, "k.pmclog", lines);
 
-  auto r = reptest::run({REPORT_EXE, "--output", "svg", "-o", dir.file("two.svg"), "--sysroot",
+  auto r = reptest::run({REPORT_EXE, "--format", "svg", "-o", dir.file("two.svg"), "--sysroot",
                          root, log});
   ASSERT_EQ(r.status, 0) << r.err;
   std::string doc = reptest::read_file(dir.file("two.svg"));
@@ -698,7 +698,7 @@ TEST(SvgShares, EachFramesPercentIsOfItsEvent) {
                             "known_main\n2 samples, 100.00% of instructions"})
     EXPECT_NE(doc.find(std::string("<title>") + title), std::string::npos) << title;
 
-  r = reptest::run({REPORT_EXE, "--output", "svg", "-o", dir.file("one.svg"), "--event",
+  r = reptest::run({REPORT_EXE, "--format", "svg", "-o", dir.file("one.svg"), "--event",
                     "instructions", "--sysroot", root, log});
   ASSERT_EQ(r.status, 0) << r.err;
   doc = reptest::read_file(dir.file("one.svg"));

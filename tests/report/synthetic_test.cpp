@@ -90,7 +90,7 @@ struct Synthetic : ::testing::Test {
 
 TEST_F(Synthetic, FreeBsdLayoutResolvesUnderTheSysroot) {
   const std::string log = main_log();
-  const auto r = report({"--output", "folded", "--sysroot", root, log});
+  const auto r = report({"--format", "folded", "--sysroot", root, log});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto f = reptest::parse_folded(r.out);
   const std::map<std::string, uint64_t> want = {
@@ -112,7 +112,7 @@ TEST_F(Synthetic, FreeBsdLayoutResolvesUnderTheSysroot) {
 
 TEST_F(Synthetic, WithoutTheSysrootTheObjectsAreMissing) {
   const std::string log = main_log();
-  const auto r = report({"--output", "folded", "--event", "cpu-clock", log});
+  const auto r = report({"--format", "folded", "--event", "cpu-clock", log});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto f = reptest::parse_folded(r.out);
   // fakeprog is not on this machine: PROCEXEC cannot place it, so its frames are outside
@@ -142,7 +142,7 @@ TEST_F(Synthetic, UnresolvedSummaryNamesTheReasonsOfEveryObject) {
   }
   lines.push_back(R"({"type":"closelog"})");
   const std::string log = reptest::write_log(dir, "many.pmclog", lines);
-  const auto r = report({"--output", "folded", log});
+  const auto r = report({"--format", "folded", log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("#   ... and 3 more objects: " + std::to_string(beyond) + " frames, " +
                        std::to_string(beyond) + " object missing\n"),
@@ -177,7 +177,7 @@ TEST_F(Synthetic, TwoEventsNeverMerge) {
   EXPECT_NE(r.out.find("# Event: cpu-clock, 6 samples"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("# Event: instructions, 1 samples"), std::string::npos) << r.out;
   // One event selected: no event frame, and only its samples.
-  r = report({"--output", "folded", "--sysroot", root, "--event", "instructions", log});
+  r = report({"--format", "folded", "--sysroot", root, "--event", "instructions", log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "fakeprog_work;fbsd_write 1\n");
 }
@@ -197,7 +197,7 @@ TEST_F(Synthetic, ForkChildrenUseInheritedMapsUntilTheyExec) {
       exec(102, "/usr/bin/fakeprog"),
       sample(102, kPmcA, {qsort_ + 1, child_work + 2}),  // exec dropped the inherited libc
       R"({"type":"closelog"})"});
-  const auto r = report({"--output", "folded", "--comm-frame", "--sysroot", root, log});
+  const auto r = report({"--format", "folded", "--comm-frame", "--sysroot", root, log});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto f = reptest::parse_folded(r.out);
   EXPECT_EQ(f.at("cpu-clock;fakeprog;fakeprog_child_work;fbsd_qsort_cmp"), 2u) << r.out;
@@ -218,7 +218,7 @@ TEST_F(Synthetic, ModernLogsAreReplayedInTscOrder) {
       sample(100, kPmcA, {write_ + 1, work + 2}, true, 1000000250),
       sample(100, kPmcA, {qsort_ + 1, work + 2}, true, 1000000400),  // after the MAP_OUT
       R"({"type":"closelog","tsc":1000000500})"});
-  const auto r = report({"--output", "folded", "--sysroot", root, log});
+  const auto r = report({"--format", "folded", "--sysroot", root, log});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto f = reptest::parse_folded(r.out);
   EXPECT_EQ(f.count("cpu-clock;fakeprog_work;fbsd_memcpy"), 1u) << r.out;
@@ -235,14 +235,14 @@ TEST_F(Synthetic, TimeWindowAndModeFilters) {
       sample(100, kPmcA, {write_ + 1, work + 2}, true, 2500000000),   // 1.5 s
       sample(100, kPmcA, {0xffffffff80300000, qsort_ + 2, work + 2}, false, 3500000000),  // 2.5 s
       R"({"type":"closelog","tsc":4000000000})"});
-  auto r = report({"--output", "folded", "--sysroot", root, "--from", "1", "--to", "2", log});
+  auto r = report({"--format", "folded", "--sysroot", root, "--from", "1", "--to", "2", log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "cpu-clock;fakeprog_work;fbsd_write 1\n");
-  r = report({"--output", "folded", "--sysroot", root, "--user-only", log});
+  r = report({"--format", "folded", "--sysroot", root, "--user-only", log});
   EXPECT_EQ(reptest::parse_folded(r.out).size(), 2u) << r.out;
-  r = report({"--output", "folded", "--sysroot", root, "--kernel-only", log});
+  r = report({"--format", "folded", "--sysroot", root, "--kernel-only", log});
   EXPECT_EQ(r.out, "cpu-clock;[kernel] 0xffffffff80300000_[k] 1\n");
-  r = report({"--output", "folded", "--sysroot", root, "--pid", "7", log});
+  r = report({"--format", "folded", "--sysroot", root, "--pid", "7", log});
   EXPECT_EQ(r.out, "");
 }
 
@@ -264,18 +264,18 @@ TEST_F(Synthetic, CommandAndCpuFiltersAndTheSymfsAlias) {
     for (const auto& [stack, c] : reptest::parse_folded(folded)) n += c;
     return n;
   };
-  auto r = report({"--output", "folded", "--sysroot", root, log});
+  auto r = report({"--format", "folded", "--sysroot", root, log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(total(r.out), 3u) << r.out;
-  r = report({"--output", "folded", "--sysroot", root, "--comm", "fakeprog", log});
+  r = report({"--format", "folded", "--sysroot", root, "--comm", "fakeprog", log});
   EXPECT_EQ(total(r.out), 2u) << r.out;
   EXPECT_EQ(r.out.find("0x500"), std::string::npos) << r.out;
-  r = report({"--output", "folded", "--sysroot", root, "--comm", "other", log});
+  r = report({"--format", "folded", "--sysroot", root, "--comm", "other", log});
   EXPECT_EQ(r.out, "cpu-clock;0x500 1\n");
-  r = report({"--output", "folded", "--sysroot", root, "--cpu", "1", log});
+  r = report({"--format", "folded", "--sysroot", root, "--cpu", "1", log});
   EXPECT_EQ(r.out, "cpu-clock;fakeprog_work;fbsd_write 1\n");
-  const auto symfs = report({"--output", "folded", "--symfs", root, log});
-  EXPECT_EQ(symfs.out, report({"--output", "folded", "--sysroot", root, log}).out);
+  const auto symfs = report({"--format", "folded", "--symfs", root, log});
+  EXPECT_EQ(symfs.out, report({"--format", "folded", "--sysroot", root, log}).out);
   EXPECT_NE(symfs.out.find("fbsd_memcpy"), std::string::npos) << symfs.out;
 }
 
@@ -285,7 +285,7 @@ TEST_F(Synthetic, DamagedLogIsReportedAsFarAsGoodThenExitOne) {
   // Cut the log inside the kernel-mode record (the last sample): 6 samples stay good.
   const std::string cut = dir.file("cut.pmclog");
   reptest::write_file(cut, bytes.substr(0, bytes.size() - 40));
-  auto r = report({"--output", "folded", "--sysroot", root, cut});
+  auto r = report({"--format", "folded", "--sysroot", root, cut});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("cut.pmclog"), std::string::npos) << r.err;
   uint64_t n = 0;
@@ -315,10 +315,10 @@ TEST_F(Synthetic, KeepGoingStepsOverDamage) {
     for (const auto& [s, c] : reptest::parse_folded(out)) n += c;
     return n;
   };
-  auto r = report({"--output", "folded", "--sysroot", root, bad});
+  auto r = report({"--format", "folded", "--sysroot", root, bad});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(count(r.out), 1u) << r.out;  // what came before the damage
-  r = report({"--output", "folded", "--sysroot", root, "--keep-going", bad});
+  r = report({"--format", "folded", "--sysroot", root, "--keep-going", bad});
   EXPECT_EQ(r.status, 1);  // as pmclog-dump: the damage still fails the run
   EXPECT_EQ(count(r.out), 6u) << r.out;  // every record but the broken one
   EXPECT_NE(r.err.find("damaged places skipped"), std::string::npos) << r.err;
@@ -338,10 +338,10 @@ TEST_F(Synthetic, KernelImageFromKernelOptionAndUserCallchains) {
       // PMC_F_USERCALLCHAIN: kernel frames, then the user frames, in one kernel-mode record.
       sample(100, kPmcA, {kwrite + 1, kcmp + 2, memcpy_ + 2, work + 2}, false),
       R"({"type":"closelog"})"});
-  auto r = report({"--output", "folded", "--sysroot", root, "--kernel", root + "/lib/libc.so.7", log});
+  auto r = report({"--format", "folded", "--sysroot", root, "--kernel", root + "/lib/libc.so.7", log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "cpu-clock;fakeprog_work;fbsd_memcpy;fbsd_qsort_cmp_[k];fbsd_write_[k] 1\n");
-  r = report({"--output", "folded", "--sysroot", root, log});
+  r = report({"--format", "folded", "--sysroot", root, log});
   EXPECT_EQ(r.out, "cpu-clock;fakeprog_work;fbsd_memcpy;[kernel] " + hex(kcmp + 2) +
                        "_[k];[kernel] " + hex(kwrite + 1) + "_[k] 1\n");
 }
@@ -373,9 +373,9 @@ TEST_F(Synthetic, KallsymsOfThisMachine) {
   const std::string log = reptest::write_log(dir, "kallsyms.pmclog", {
       kInit, kCpuClock, map_in(0xFFFFFFFFu, text, "[kernel.kallsyms]"),
       sample(100, kPmcA, {sym + 1}, false), R"({"type":"closelog"})"});
-  auto r = report({"--output", "folded", log});
+  auto r = report({"--format", "folded", log});
   EXPECT_EQ(r.out, "cpu-clock;" + name + "_[k] 1\n") << r.err;
-  r = report({"--output", "folded", "--no-kallsyms", log});
+  r = report({"--format", "folded", "--no-kallsyms", log});
   EXPECT_EQ(r.out, "cpu-clock;[kernel] " + hex(sym + 1) + "_[k] 1\n");
 }
 
@@ -390,13 +390,13 @@ TEST_F(Synthetic, LogPathsCannotLeaveTheSysroot) {
       sample(100, kPmcA, {memcpy_ + 1}),
       sample(100, kPmcA, {memcpy_ - kLibBase + 0x900000000 + 1}),
       R"({"type":"closelog"})"});
-  auto r = report({"--output", "folded", "--sysroot", root, log});
+  auto r = report({"--format", "folded", "--sysroot", root, log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find("fbsd_memcpy"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("2 object missing"), std::string::npos) << r.err;
   // Without a sysroot the same host path is read, but this machine's (Linux) file is not the
   // object a FreeBSD log mapped: refused, with the reason.
-  r = report({"--output", "folded", log});
+  r = report({"--format", "folded", log});
   EXPECT_EQ(r.out.find("fbsd_memcpy"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("object missing: ELF not branded FreeBSD"), std::string::npos) << r.err;
 }
@@ -431,7 +431,7 @@ TEST_F(Synthetic, NarrowAddressesResolve) {
       {hex(work + 2) + ";libc.so.7+" + hex(memcpy_ - kLibBase + 1 - lib_exec), 1},
       {hex(work + 2) + ";libc.so.7+" + hex(write_ - kLibBase + 1 - lib_exec), 1}};
   for (bool with_root : {true, false}) {
-    std::vector<std::string> args{"--output", "folded", "--event", "cpu-clock", log};
+    std::vector<std::string> args{"--format", "folded", "--event", "cpu-clock", log};
     if (with_root) args.insert(args.begin(), {"--sysroot", root});
     const auto r = report(args);
     ASSERT_EQ(r.status, 0) << r.err;

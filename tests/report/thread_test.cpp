@@ -104,7 +104,7 @@ TEST(HostileNames, EscapedInTopAndFolded) {
       R"({"type":"closelog"})"});
   const auto top = reptest::run({REPORT_EXE, "--by", "comm,thread,symbol", log});
   ASSERT_EQ(top.status, 0) << top.err;
-  const auto folded = reptest::run({REPORT_EXE, "--output", "folded", "--comm-frame", log});
+  const auto folded = reptest::run({REPORT_EXE, "--format", "folded", "--comm-frame", log});
   ASSERT_EQ(folded.status, 0) << folded.err;
   for (const std::string& out : {top.out, folded.out}) {
     for (unsigned char c : out) EXPECT_TRUE(c == '\n' || c >= 0x20) << "raw control byte " << int(c);

@@ -1,18 +1,15 @@
 // pmclog-report: option parsing and printing over the profile library (libpmcprofile).
-#include <signal.h>
 #include <unistd.h>
 
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <chrono>
-#include <cstring>
-#include <set>
 #include <cstdio>
-#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <functional>
-#include <iostream>
 #include <memory>
+#include <set>
 
 #include "options.h"
 #include "output_file.h"
@@ -25,53 +22,19 @@
 #include "print_speedscope.h"
 #include "print_svg.h"
 #include "print_top.h"
+#include "progress.h"
+#include "run_main.h"
 #include "same_file.h"
-#include "temp_cleanup.h"
 
 namespace {
 
+namespace tools = pmclog::tools;
+using tools::diag;
+using tools::Exit;
+using tools::Failure;
+using tools::UsageError;
+
 constexpr const char* kTool = "pmclog-report";
-
-// How long a log is read before the progress line appears. Tests set
-// PMCLOG_REPORT_PROGRESS_AFTER_MS (milliseconds; 0: at once) to see it on a small log.
-std::chrono::milliseconds progress_delay() {
-  if (const char* e = std::getenv("PMCLOG_REPORT_PROGRESS_AFTER_MS")) {
-    char* end = nullptr;
-    const long v = std::strtol(e, &end, 10);
-    if (end != e && *end == '\0' && v >= 0) return std::chrono::milliseconds(v);
-  }
-  return std::chrono::seconds(1);
-}
-
-// A progress line on a terminal, only once reading has taken more than a second.
-class Progress {
- public:
-  explicit Progress(bool on) : on_(on && isatty(STDERR_FILENO) == 1), delay_(progress_delay()) {}
-  void set_input(const std::string& name) { name_ = pmclog::input_display_name(name); }
-  void update(uint64_t done, uint64_t total) {
-    if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - start_ < delay_) return;
-    if (total != 0)
-      std::fprintf(stderr, "\r%s: reading %s %3d%%", kTool, name_.c_str(),
-                   static_cast<int>(100.0 * static_cast<double>(done) / static_cast<double>(total)));
-    else
-      std::fprintf(stderr, "\r%s: reading %s %llu MB", kTool, name_.c_str(),
-                   static_cast<unsigned long long>(done >> 20));
-    shown_ = true;
-  }
-  void clear() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-    shown_ = false;
-  }
-
- private:
-  bool on_;
-  std::chrono::milliseconds delay_;
-  bool shown_ = false;
-  std::string name_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 // --by-file pprof: one FOLDER/NAME.pb.gz per input, NAME the input's base name ("~2" on
 // a second input of the same name, as pmcstat -g names its gmon files).
@@ -125,41 +88,118 @@ std::string render(report::OutputKind kind, pmcprofile::Session& session, const 
   return text;
 }
 
-bool report_write_error(const pmclog::tools::OutputError& e) {
-  if (!e || e.kind == pmclog::tools::OutputError::Kind::closed_pipe) return false;
-  std::cerr << kTool << ": " << e.message << "\n";
-  return true;
+// An output that failed: a closed pipe ends the run quietly, anything else with 2.
+void check(const tools::OutputError& e) { tools::throw_if_failed(e); }
+
+// An input that open_log could not open because of the file itself (missing, a folder, no
+// permission), not of its bytes: that is exit 2 as in every tool, damaged data 1.
+bool cannot_open(const std::string& in) {
+  if (in == "-") return false;
+  struct stat st;
+  return stat(in.c_str(), &st) != 0 || S_ISDIR(st.st_mode) || access(in.c_str(), R_OK) != 0;
 }
 
-}  // namespace
+// Two outputs that would write one file: the second would replace the first. One regular
+// file by any spelling or link (device and inode), or one path not made yet.
+bool same_output(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return false;  // standard output takes every text in turn
+  struct stat sa, sb;
+  const bool ea = stat(a.c_str(), &sa) == 0, eb = stat(b.c_str(), &sb) == 0;
+  if (ea && eb) return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (ea || eb) return false;
+  std::error_code e1, e2;
+  const auto pa = std::filesystem::weakly_canonical(std::filesystem::absolute(a), e1);
+  const auto pb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), e2);
+  return !e1 && !e2 && pa == pb;
+}
 
-int main(int argc, char** argv) {
+const char* kind_name(report::OutputKind k) {
+  using report::OutputKind;
+  switch (k) {
+    case OutputKind::top: return "top";
+    case OutputKind::folded: return "folded";
+    case OutputKind::svg: return "svg";
+    case OutputKind::pprof: return "pprof";
+    case OutputKind::callgraph: return "callgraph";
+    case OutputKind::perf_script: return "perf-script";
+    case OutputKind::speedscope: return "speedscope";
+  }
+  return "?";
+}
+
+// A filter that selects nothing is likely a typo: each part that no sample had is named as
+// the user typed it; when every part met something but together they kept nothing, that.
+void warn_unmatched_filters(const pmcprofile::Session& session, uint64_t kept) {
+  const pmcprofile::Filter& f = session.options().filter;
+  const pmcprofile::FilterMatches& m = session.filter_matches();
+  const auto quoted = [](const std::string& s) {
+    std::string q(1, '\'');
+    q += pmclog::display_path(s);
+    q += '\'';
+    return q;
+  };
+  bool named = false;
+  const auto warn = [&](const std::string& msg) {
+    diag().warning(msg);
+    named = true;
+  };
+  for (size_t i = 0; i < f.events.size(); ++i)
+    if (!m.events[i]) warn("no event named " + quoted(f.events[i]) + " in the input");
+  for (size_t i = 0; i < f.comms.size(); ++i)
+    if (!m.comms[i]) warn("--comm: no process named " + quoted(f.comms[i]) + " in the input");
+  for (size_t i = 0; i < f.pids.size(); ++i)
+    if (!m.pids[i]) warn("--pid: no sample of process " + std::to_string(f.pids[i]) + " in the input");
+  for (size_t i = 0; i < f.tids.size(); ++i)
+    if (!m.tids[i]) warn("--tid: no sample of thread " + std::to_string(f.tids[i]) + " in the input");
+  for (size_t i = 0; i < f.cpus.size(); ++i)
+    if (!m.cpus[i]) warn("--cpu: no sample taken on CPU " + std::to_string(f.cpus[i]) + " in the input");
+  if (m.samples == 0) return;  // a log without samples: nothing for a filter to meet
+  if (f.mode == pmcprofile::Filter::Mode::user && !m.user)
+    warn("--user-only: no sample taken in user mode in the input");
+  if (f.mode == pmcprofile::Filter::Mode::kernel && !m.kernel)
+    warn("--kernel-only: no sample taken in kernel mode in the input");
+  const auto secs = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return std::string(b);
+  };
+  if (f.from && !m.from)
+    warn("--from " + secs(*f.from) + ": no sample that late in the input (seconds from the log's first record)");
+  if (f.to && !m.to)
+    warn("--to " + secs(*f.to) + ": no sample that early in the input (seconds from the log's first record)");
+  const bool filtered = !f.events.empty() || !f.comms.empty() || !f.pids.empty() ||
+                        !f.tids.empty() || !f.cpus.empty() ||
+                        f.mode != pmcprofile::Filter::Mode::all || f.from || f.to;
+  if (filtered && !named && kept == 0)
+    diag().warning("the filters together kept none of the " + std::to_string(m.samples) +
+                   " samples");
+}
+
+int body(int argc, char** argv) {
   report::Config cfg;
-  const int st = report::parse_options(argc, argv, cfg);
-  if (st >= 0) return st;
-  signal(SIGPIPE, SIG_IGN);
-  pmclog::tools::install_cleanup_signal_handlers();
+  if (!report::parse_options(argc, argv, cfg)) return 0;
 
-  // Outputs first: one that is an input is refused before anything is read.
-  // A --by-file pprof output is a folder, whose files are named once the inputs are read.
+  // Outputs first: one that is an input, or two that are one file, are refused before
+  // anything is read. A --by-file pprof output is a folder, whose files are named once the
+  // inputs are read.
   auto is_folder = [&](const report::Output& o) {
     return o.kind == report::OutputKind::pprof && cfg.profile.by_file;
   };
-  std::vector<std::unique_ptr<pmclog::tools::OutputFile>> files(cfg.outputs.size());
-  pmclog::tools::OutputOptions oo;
+  std::vector<std::unique_ptr<tools::OutputFile>> files(cfg.outputs.size());
+  tools::OutputOptions oo;
   oo.inputs = cfg.inputs;
-  for (const auto& o : cfg.outputs) {
+  for (size_t i = 0; i < cfg.outputs.size(); ++i) {
+    const auto& o = cfg.outputs[i];
     // gzip data on a terminal is noise, as gzip itself refuses.
-    if (o.kind == report::OutputKind::pprof && o.file == "-" && isatty(STDOUT_FILENO) == 1) {
-      std::cerr << kTool << ": --output pprof is gzip data: give -o FILE or redirect standard "
-                           "output\nTry 'pmclog-report --help'.\n";
-      return 2;
-    }
+    if (o.kind == report::OutputKind::pprof && o.file == "-" && isatty(STDOUT_FILENO) == 1)
+      throw UsageError("--format pprof is gzip data: give -o FILE or redirect standard output");
+    for (size_t j = 0; j < i; ++j)
+      if (same_output(cfg.outputs[j].file, o.file))
+        throw UsageError(std::string("-o/--output: --format ") + kind_name(cfg.outputs[j].kind) +
+                         " and " + kind_name(o.kind) + " would both write '" +
+                         pmclog::display_path(o.file) + "': give each its own file");
     if (is_folder(o)) continue;
-    if (auto e = pmclog::tools::refuse_same_file(o.file, cfg.inputs)) {
-      std::cerr << kTool << ": " << e.message << "\n";
-      return 2;
-    }
+    if (auto e = tools::refuse_same_file(o.file, cfg.inputs)) throw Failure(Exit::usage, e.message);
   }
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {
     const auto& o = cfg.outputs[i];
@@ -167,26 +207,19 @@ int main(int argc, char** argv) {
       struct stat st;
       errno = 0;
       if (stat(o.file.c_str(), &st) != 0 ? mkdir(o.file.c_str(), 0777) != 0 && errno != EEXIST
-                                         : !S_ISDIR(st.st_mode)) {
-        std::cerr << kTool << ": " << pmclog::display_path(o.file)
-                  << ": not a folder (--output pprof --by-file writes one file per input): "
-                  << (errno != 0 ? std::strerror(errno) : "exists") << "\n";
-        return 2;
-      }
+                                         : !S_ISDIR(st.st_mode))
+        throw Failure(Exit::io, pmclog::display_path(o.file) +
+                                    ": not a folder (--format pprof --by-file writes one file "
+                                    "per input): " +
+                                    (errno != 0 ? std::strerror(errno) : "exists"));
       continue;
     }
-    files[i] = std::make_unique<pmclog::tools::OutputFile>();
-    if (auto e = files[i]->open(o.file, oo)) {
-      std::cerr << kTool << ": " << e.message << "\n";
-      return 2;
-    }
+    files[i] = std::make_unique<tools::OutputFile>();
+    if (auto e = files[i]->open(o.file, oo)) throw Failure(Exit::io, e.message);
   }
 
   cfg.libpmc = pmcprofile::load_libpmc(cfg.profile.locate.sysroot, cfg.libpmc_file);
-  if (!cfg.libpmc.error.empty()) {
-    std::cerr << kTool << ": " << pmclog::terminal_safe(cfg.libpmc.error) << "\n";
-    return 2;
-  }
+  if (!cfg.libpmc.error.empty()) throw Failure(Exit::io, cfg.libpmc.error);
   if (cfg.libpmc.events) cfg.profile.pmu_events = &*cfg.libpmc.events;
   cfg.profile.pmu_events_missing = cfg.libpmc.missing;
 
@@ -195,13 +228,13 @@ int main(int argc, char** argv) {
   for (const auto& o : cfg.outputs)
     script_on_terminal = script_on_terminal || (o.kind == report::OutputKind::perf_script &&
                                                 o.file == "-" && isatty(STDOUT_FILENO) == 1);
-  Progress progress(cfg.progress && !script_on_terminal);
+  tools::Progress progress(cfg.progress && !script_on_terminal);
   cfg.profile.progress = [&](uint64_t d, uint64_t t) { progress.update(d, t); };
   pmcprofile::Session session(cfg.profile);
   // perf-script's text grows with the samples: it is written as the logs are read, input
   // after input, so that nothing is kept per sample.
   std::vector<std::unique_ptr<report::PerfScriptWriter>> scripts(cfg.outputs.size());
-  std::vector<pmclog::tools::OutputError> script_errors(cfg.outputs.size());
+  std::vector<tools::OutputError> script_errors(cfg.outputs.size());
   std::function<void(const pmcprofile::Sample&)> each_sample;
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {
     if (cfg.outputs[i].kind != report::OutputKind::perf_script) continue;
@@ -214,25 +247,28 @@ int main(int argc, char** argv) {
         if (w) w->sample(smp);
     };
   }
-  int status = 0;
+  Exit status = Exit::ok;
   std::vector<std::string> errors;
-  std::set<std::string> noted;
+  bool stopped_by_damage = false;
   bool any_log = false;  // an input had records: there is a report, if only "# No samples."
+  uint64_t kept = 0;
   for (const auto& in : cfg.inputs) {
-    progress.set_input(in);
+    progress.set_label("reading " + pmclog::input_display_name(in));
     const pmcprofile::InputReport r = session.add_log(in, each_sample);
     progress.clear();
     if (r.stack_cap) {  // the profile is a part of the logs: no output at all
-      std::cerr << kTool << ": " << pmclog::terminal_safe(r.error) << "\n"
-                << kTool << ": raise the cap with --max-stacks N (0: no cap); memory grows "
-                   "with distinct stacks\n";
-      return 1;
+      diag().error(r.error);
+      throw Failure(Exit::bad_data,
+                    "raise the cap with --max-stacks N (0: no cap); memory grows with distinct "
+                    "stacks");
     }
     any_log = any_log || (r.opened && !r.empty_input);
-    for (const auto& n : r.notes)  // once per run, whatever the number of inputs
-      if (noted.insert(n).second) std::cerr << kTool << ": note: " << pmclog::terminal_safe(n) << "\n";
+    kept += r.kept;
+    for (const auto& n : r.notes) diag().note_once(n);  // once per run, whatever the inputs
     if (!r.error.empty()) {
-      status = 1;
+      const Exit s = !r.opened && cannot_open(in) ? Exit::io : Exit::bad_data;
+      if (tools::code(s) > tools::code(status)) status = s;
+      stopped_by_damage = stopped_by_damage || (r.damaged != 0 && !cfg.profile.keep_going);
       errors.push_back(r.damaged != 0 && cfg.profile.keep_going
                            ? pmclog::input_display_name(in) + ": " + std::to_string(r.damaged) +
                                  " damaged places skipped (" + std::to_string(r.skipped_bytes) +
@@ -240,13 +276,19 @@ int main(int argc, char** argv) {
                            : r.error);
     }
   }
+  diag().raise(status);
+  // The errors come last, where they are seen; -k is worth saying once after them.
+  const auto report_errors = [&] {
+    for (const auto& e : errors) diag().error(e);
+    if (stopped_by_damage)
+      diag().note_once("-k/--keep-going reads on past damage, from the next record that "
+                       "looks whole (the exit status is still 1)");
+  };
   if (!any_log) {  // nothing to report on: no output file is left behind
-    for (const auto& e : errors) std::cerr << kTool << ": " << pmclog::terminal_safe(e) << "\n";
-    return status;
+    report_errors();
+    return tools::code(status);
   }
-  for (const auto& e : session.unmatched_events())
-    std::cerr << kTool << ": warning: no event named '" << pmclog::display_path(e)
-              << "' in the input\n";
+  warn_unmatched_filters(session, kept);
   session.symbolize();
   // perf-script's last piece, before any other output: on standard output its text comes first.
   for (auto& w : scripts)
@@ -259,29 +301,34 @@ int main(int argc, char** argv) {
       const auto& ps = session.profiles();
       const auto paths = per_input_paths(o.file, ps);
       for (size_t k = 0; k < ps.size(); ++k) {
-        if (auto e = pmclog::tools::refuse_same_file(paths[k], cfg.inputs)) {
-          std::cerr << kTool << ": " << e.message << "\n";
-          return 2;
-        }
-        if (report_write_error(pmclog::tools::write_whole_file(
-                paths[k], report::format_pprof(ps[k], session, cfg), oo)))
-          return 2;
+        if (auto e = tools::refuse_same_file(paths[k], cfg.inputs))
+          throw Failure(Exit::usage, e.message);
+        check(tools::write_whole_file(paths[k], report::format_pprof(ps[k], session, cfg), oo));
       }
       continue;
     }
     if (scripts[i]) {  // written while reading
-      if (report_write_error(script_errors[i])) return 2;
+      check(script_errors[i]);
       continue;
     }
-    if (report_write_error(files[i]->write(render(o.kind, session, cfg, top_written)))) return 2;
+    check(files[i]->write(render(o.kind, session, cfg, top_written)));
   }
   for (auto& f : files)
-    if (f && report_write_error(f->commit())) return 2;
+    if (f) check(f->commit());
   if (!top_written)
     for (const auto& p : session.profiles()) {
-      if (!p.name.empty()) std::cerr << "# Input: " << p.name << "\n";
-      std::cerr << report::format_unresolved(p, session);
+      if (!p.name.empty()) diag().line("# Input: " + p.name);
+      const std::string text = report::format_unresolved(p, session);
+      for (size_t at = 0, nl; at < text.size(); at = nl + 1) {
+        nl = text.find('\n', at);
+        if (nl == std::string::npos) nl = text.size();
+        diag().line(text.substr(at, nl - at));
+      }
     }
-  for (const auto& e : errors) std::cerr << kTool << ": " << pmclog::terminal_safe(e) << "\n";
-  return status;
+  report_errors();
+  return tools::code(status);
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return pmclog::tools::run_main({kTool}, argc, argv, body); }

@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -7,19 +8,25 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <iostream>
+#include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "cli.h"
+#include "diagnostics.h"
+#include "pmclog/text.h"
+#include "stdout_sink.h"
 
 namespace report {
 namespace po = boost::program_options;
 namespace cli = pmclog::tools::cli;
-using cli::UsageError;
+using pmclog::tools::UsageError;
 
 namespace {
 
 constexpr const char* kTool = "pmclog-report";
+
+constexpr const char* kKindList = "top, folded, svg, pprof, callgraph, perf-script or speedscope";
 
 constexpr cli::HelpText kHelp{
     kTool,
@@ -35,22 +42,23 @@ messages; gzip, zstd, xz and bzip2 input is read as is.
   pmclog-report --by comm,dso,sym pmclog.out  perf report --sort comm,dso,sym (the default)
   pmclog-report --by thread,sym --limit 20 pmclog.out
                                               per thread ("name:tid") and function, 20 rows
-  pmclog-report --output folded -o out.folded pmclog.out
+  pmclog-report --format folded -o out.folded pmclog.out
                                               folded stacks: flamegraph.pl out.folded > x.svg
-  pmclog-report --output top,folded -o top.txt -o out.folded a.log b.log.zst
-  pmclog-report --output svg -o flame.svg pmclog.out
+  pmclog-report --format top,folded -o top.txt -o out.folded a.log b.log.zst
+  pmclog-report --format svg -o flame.svg pmclog.out
                                               an interactive flame graph (open in a browser)
-  pmclog-report --output pprof -o prof.pb.gz host*.pmclog
+  pmclog-report --format pprof -o prof.pb.gz host*.pmclog
                                               one pprof profile (pprof -http=: prof.pb.gz)
-  pmclog-report --output callgraph pmclog.out pmcstat -G's text (stackcollapse-pmc.pl)
+  pmclog-report --format callgraph pmclog.out pmcstat -G's text (stackcollapse-pmc.pl)
   pmclog-report --sysroot /freebsd-root --kernel /freebsd-root/boot/kernel/kernel x.pmclog
   zstd -dc x.pmclog.zst | pmclog-report       from a pipe
   pmclog-report --generation L3 --address-width 4 --byte-order big old.pmclog
 )txt",
     R"txt(  0  the report was written
-  1  a log could not be read, was empty or damaged (the report covers what was good),
-     or the logs held more than --max-stacks distinct stacks (nothing is written)
-  2  usage error, or an output could not be written
+  1  a log was empty or damaged (the report covers what was good), or the logs held
+     more than --max-stacks distinct stacks (nothing is written)
+  2  usage error, a log that cannot be opened (missing, a folder), or an output that
+     could not be written
 )txt"};
 
 std::vector<std::string> split_commas(const std::vector<std::string>& in) {
@@ -96,6 +104,39 @@ double seconds(const std::string& option, const std::string& s) {
   return v;
 }
 
+std::optional<OutputKind> kind_named(const std::string& k) {
+  if (k == "top") return OutputKind::top;
+  if (k == "folded") return OutputKind::folded;
+  if (k == "svg") return OutputKind::svg;
+  if (k == "pprof") return OutputKind::pprof;
+  if (k == "callgraph") return OutputKind::callgraph;
+  if (k == "perf-script") return OutputKind::perf_script;
+  if (k == "speedscope") return OutputKind::speedscope;
+  return std::nullopt;
+}
+
+// The old spelling "--output KIND[,KIND...]": every item a kind's name (which no path
+// with a '/' or a '.' is). Anything else given to --output is a file, as -o's value.
+bool is_kind_list(const std::string& v) {
+  const std::vector<std::string> items = split_commas({v});
+  if (items.empty()) return false;
+  for (const auto& k : items)
+    if (!kind_named(k)) return false;
+  return true;
+}
+
+// --sysroot/--symfs and --debug-dir name folders, --kernel a file: a typo found before any
+// log is read, rather than a report whose every frame is unresolved.
+void check_path(const std::string& option, const std::string& path, bool folder) {
+  struct stat st;
+  const std::string shown = "--" + option + ": '" + pmclog::display_path(path) + "'";
+  if (stat(path.c_str(), &st) != 0) throw UsageError(shown + ": " + std::strerror(errno));
+  if (folder && !S_ISDIR(st.st_mode))
+    throw UsageError(shown + ": Not a directory (--" + option + " names a folder)");
+  if (!folder && S_ISDIR(st.st_mode))
+    throw UsageError(shown + ": Is a directory (--" + option + " names a file)");
+}
+
 bool is_by_key(const std::string& k) {
   return k == "comm" || k == "pid" || k == "tid" || k == "thread" || k == "object" ||
          k == "dso" || k == "symbol" || k == "sym";
@@ -103,8 +144,8 @@ bool is_by_key(const std::string& k) {
 
 }  // namespace
 
-int parse_options(int argc, char** argv, Config& cfg) {
-  std::vector<std::string> outputs, files, pids, tids, cpus, comms, events, debug_dirs;
+bool parse_options(int argc, char** argv, Config& cfg) {
+  std::vector<std::string> formats, outputs, files, pids, tids, cpus, comms, events, debug_dirs;
   std::string sort = "self", by = "comm,object,symbol", sysroot, kernel, limit, from, to;
   std::string min_width, width, depth, max_stacks;
   cli::AbiValues abi;
@@ -112,11 +153,13 @@ int parse_options(int argc, char** argv, Config& cfg) {
   // clang-format off
   po::options_description out("Output");
   out.add_options()
-      ("output", po::value(&outputs)->composing()->value_name("KIND"),
+      ("format", po::value(&formats)->composing()->value_name("KIND"),
        "top (default), folded, svg, pprof, callgraph, perf-script or speedscope; "
        "repeatable or comma-separated (top,folded)")
-      ("out-file,o", po::value(&files)->composing()->value_name("FILE"),
-       "write the N-th --output to the N-th -o FILE (default: standard output)")
+      ("output,o", po::value(&outputs)->composing()->value_name("FILE"),
+       "write the N-th --format to the N-th -o FILE (default: standard output). "
+       "Deprecated: --output KIND[,KIND...], every item a kind's name, is read as --format "
+       "(with a warning); write ./top for a file named top")
       ("by", po::value(&by)->value_name("KEYS"),
        "top: group rows by these comma-separated keys, as perf report --sort: comm, pid, "
        "tid, thread (name:tid), object (dso), symbol (sym) (default: comm,object,symbol)")
@@ -184,7 +227,9 @@ int parse_options(int argc, char** argv, Config& cfg) {
       ("keep-going,k", "after damage, resynchronize and go on (the exit status is still 1)");
   // clang-format on
   po::options_description hidden;
-  hidden.add_options()("input", po::value(&cfg.inputs)->composing());
+  hidden.add_options()("input", po::value(&cfg.inputs)->composing())
+      // -o's long name before --output took it: one release more.
+      ("out-file", po::value(&files)->composing());
   po::options_description visible;
   visible.add(cli::general_options()).add(out).add(filt).add(sym)
       .add(cli::libpmc_options(cfg.libpmc_file)).add(damage).add(cli::abi_options(abi));
@@ -193,124 +238,145 @@ int parse_options(int argc, char** argv, Config& cfg) {
   po::positional_options_description pos;
   pos.add("input", -1);
 
-  // -1 from the body: go on with cfg.
-  return cli::catch_usage_errors(kTool, [&] {
-    const po::variables_map vm = cli::parse(argc, argv, all, &pos);
-    if (cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
-    cfg.profile.hint = cli::abi_hint(abi);
-    cli::default_to_stdin(cfg.inputs, "log");
-    for (const auto& k : split_commas(outputs)) {
-      if (k == "top") cfg.outputs.push_back({OutputKind::top});
-      else if (k == "folded") cfg.outputs.push_back({OutputKind::folded});
-      else if (k == "svg") cfg.outputs.push_back({OutputKind::svg});
-      else if (k == "pprof") cfg.outputs.push_back({OutputKind::pprof});
-      else if (k == "callgraph") cfg.outputs.push_back({OutputKind::callgraph});
-      else if (k == "perf-script") cfg.outputs.push_back({OutputKind::perf_script});
-      else if (k == "speedscope") cfg.outputs.push_back({OutputKind::speedscope});
-      else
-        throw UsageError("--output: '" + k +
-                         "' is not top, folded, svg, pprof, callgraph, perf-script or speedscope");
+  // The parsed options in command-line order, each with the tokens as typed: -o and
+  // --output share a key, and only the spelling tells the deprecated --output KIND apart.
+  po::parsed_options parsed(&all);
+  po::variables_map vm;
+  try {
+    parsed = po::command_line_parser(argc, argv).options(all).positional(pos).run();
+    po::store(parsed, vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  if (cli::print_help_or_version(vm, kHelp, visible, pmclog::tools::standard_output().stream()))
+    return false;
+  cfg.profile.hint = cli::abi_hint(abi);
+  cli::default_to_stdin(cfg.inputs, "log");
+  std::vector<std::string> kinds;
+  files.clear();  // in command-line order, -o, --output FILE and --out-file alike
+  for (const auto& o : parsed.options) {
+    if (o.value.empty()) continue;
+    const std::string& v = o.value.front();
+    const bool long_spelling = !o.original_tokens.empty() &&
+                               o.original_tokens.front().rfind("--", 0) == 0;
+    if (o.string_key == "format") {
+      kinds.push_back(v);
+    } else if (o.string_key == "output" && long_spelling && is_kind_list(v)) {
+      pmclog::tools::diag().warning("--output " + v + " is deprecated; use --format " + v +
+                                    " (--output will name the output file, as -o does)");
+      kinds.push_back(v);
+    } else if (o.string_key == "output" || o.string_key == "out-file") {
+      files.push_back(v);
     }
-    if (cfg.outputs.empty()) cfg.outputs.push_back({OutputKind::top});
-    if (files.size() > cfg.outputs.size())
-      throw UsageError(std::to_string(files.size()) + " -o files but " +
-                       std::to_string(cfg.outputs.size()) +
-                       " --output (the N-th -o is the file of the N-th --output)");
-    for (size_t i = 0; i < files.size(); ++i) cfg.outputs[i].file = files[i];
-    for (const auto& o : cfg.outputs)
-      if (o.kind == OutputKind::pprof && cfg.profile.by_file && o.file == "-")
-        throw UsageError("--output pprof --by-file writes one file per input: give -o FOLDER");
-    if (!min_width.empty()) {
-      char* end = nullptr;
-      const double v = std::strtod(min_width.c_str(), &end);
-      if (end == min_width.c_str() || *end != '\0' || !std::isfinite(v) || v < 0)
-        throw UsageError("--min-width: '" + min_width + "' is not a number of pixels >= 0");
-      cfg.svg.min_width = v;
+  }
+  for (const auto& k : split_commas(kinds)) {
+    const auto kind = kind_named(k);
+    if (!kind) throw UsageError("--format: '" + k + "' is not " + kKindList);
+    cfg.outputs.push_back({*kind});
+  }
+  if (cfg.outputs.empty()) cfg.outputs.push_back({OutputKind::top});
+  if (files.size() > cfg.outputs.size())
+    throw UsageError(std::to_string(files.size()) + " -o/--output files but " +
+                     std::to_string(cfg.outputs.size()) +
+                     " --format kinds (the N-th -o is the file of the N-th --format)");
+  for (size_t i = 0; i < files.size(); ++i) cfg.outputs[i].file = files[i];
+  for (const auto& o : cfg.outputs)
+    if (o.kind == OutputKind::pprof && cfg.profile.by_file && o.file == "-")
+      throw UsageError("--format pprof with --by-file writes one file per input: give -o FOLDER");
+  if (!min_width.empty()) {
+    char* end = nullptr;
+    const double v = std::strtod(min_width.c_str(), &end);
+    if (end == min_width.c_str() || *end != '\0' || !std::isfinite(v) || v < 0)
+      throw UsageError("--min-width: '" + min_width + "' is not a number of pixels >= 0");
+    cfg.svg.min_width = v;
+  }
+  if (!width.empty()) {
+    uint64_t n = 0;
+    if (!parse_unsigned(width, 100000, n) || n < 100)
+      throw UsageError("--width: '" + width + "' is not a number of pixels from 100 to 100000");
+    cfg.svg.width = static_cast<unsigned>(n);
+  }
+  if (!depth.empty()) {
+    uint64_t n = 0;
+    if (!parse_unsigned(depth, 100000, n) || n == 0)
+      throw UsageError("--callgraph-depth: '" + depth + "' is not a depth from 1 to 100000");
+    cfg.callgraph_depth = static_cast<size_t>(n);
+  }
+  if (vm.count("max-stacks")) {
+    uint64_t n = 0;
+    if (!parse_unsigned(max_stacks, SIZE_MAX, n))
+      throw UsageError("--max-stacks: '" + max_stacks + "' is not a number of stacks (0: no cap)");
+    cfg.profile.max_stacks = static_cast<size_t>(n);
+  }
+  if (sort == "self") cfg.sort = pmcprofile::SortKey::self;
+  else if (sort == "total") cfg.sort = pmcprofile::SortKey::total;
+  else if (sort == "name") cfg.sort = pmcprofile::SortKey::name;
+  else if (sort == "object") cfg.sort = pmcprofile::SortKey::object;
+  else {
+    // perf report's --sort is the grouping: say where its keys go here.
+    bool perf_keys = true;
+    for (const auto& k : split_commas({sort})) perf_keys = perf_keys && is_by_key(k);
+    throw UsageError("--sort: '" + sort + "' is not self, total, name or object" +
+                     (perf_keys ? " (rows are grouped with --by, as perf report --sort)" : ""));
+  }
+  if (!limit.empty()) {
+    uint64_t n = 0;
+    if (!parse_unsigned(limit, SIZE_MAX, n))
+      throw UsageError("--limit: '" + limit + "' is not a number of rows (0: all)");
+    cfg.limit = static_cast<size_t>(n);
+  }
+  cfg.by = {false, false, false, false, false, false};
+  for (const auto& k : split_commas({by})) {
+    if (k == "comm") cfg.by.comm = true;
+    else if (k == "pid") cfg.by.pid = true;
+    else if (k == "tid") cfg.by.tid = true;
+    else if (k == "thread") cfg.by.thread = true;
+    else if (k == "object" || k == "dso") cfg.by.object = true;
+    else if (k == "symbol" || k == "sym") cfg.by.symbol = true;
+    else
+      throw UsageError("--by: '" + k + "' is not one of comm, pid, tid, thread, object (dso), "
+                       "symbol (sym)");
+  }
+  if (!cfg.by.comm && !cfg.by.pid && !cfg.by.tid && !cfg.by.thread && !cfg.by.object &&
+      !cfg.by.symbol)
+    throw UsageError("--by needs at least one key");
+  // Only a report that shows threads pays for stacks per thread.
+  cfg.profile.keep_threads = cfg.by.tid || cfg.by.thread;
+  for (const auto& o : cfg.outputs) {
+    // pprof labels each sample with pid, tid, comm, cpu and file.
+    if (o.kind == OutputKind::pprof) {
+      cfg.profile.keep_threads = cfg.profile.keep_cpus = true;
+      cfg.profile.keep_inputs = !cfg.profile.by_file;
     }
-    if (!width.empty()) {
-      uint64_t n = 0;
-      if (!parse_unsigned(width, 100000, n) || n < 100)
-        throw UsageError("--width: '" + width + "' is not a number of pixels from 100 to 100000");
-      cfg.svg.width = static_cast<unsigned>(n);
-    }
-    if (!depth.empty()) {
-      uint64_t n = 0;
-      if (!parse_unsigned(depth, 100000, n) || n == 0)
-        throw UsageError("--callgraph-depth: '" + depth + "' is not a depth from 1 to 100000");
-      cfg.callgraph_depth = static_cast<size_t>(n);
-    }
-    if (vm.count("max-stacks")) {
-      uint64_t n = 0;
-      if (!parse_unsigned(max_stacks, SIZE_MAX, n))
-        throw UsageError("--max-stacks: '" + max_stacks + "' is not a number of stacks (0: no cap)");
-      cfg.profile.max_stacks = static_cast<size_t>(n);
-    }
-    if (sort == "self") cfg.sort = pmcprofile::SortKey::self;
-    else if (sort == "total") cfg.sort = pmcprofile::SortKey::total;
-    else if (sort == "name") cfg.sort = pmcprofile::SortKey::name;
-    else if (sort == "object") cfg.sort = pmcprofile::SortKey::object;
-    else {
-      // perf report's --sort is the grouping: say where its keys go here.
-      bool perf_keys = true;
-      for (const auto& k : split_commas({sort})) perf_keys = perf_keys && is_by_key(k);
-      throw UsageError("--sort: '" + sort + "' is not self, total, name or object" +
-                       (perf_keys ? " (rows are grouped with --by, as perf report --sort)" : ""));
-    }
-    if (!limit.empty()) {
-      uint64_t n = 0;
-      if (!parse_unsigned(limit, SIZE_MAX, n))
-        throw UsageError("--limit: '" + limit + "' is not a number of rows (0: all)");
-      cfg.limit = static_cast<size_t>(n);
-    }
-    cfg.by = {false, false, false, false, false, false};
-    for (const auto& k : split_commas({by})) {
-      if (k == "comm") cfg.by.comm = true;
-      else if (k == "pid") cfg.by.pid = true;
-      else if (k == "tid") cfg.by.tid = true;
-      else if (k == "thread") cfg.by.thread = true;
-      else if (k == "object" || k == "dso") cfg.by.object = true;
-      else if (k == "symbol" || k == "sym") cfg.by.symbol = true;
-      else
-        throw UsageError("--by: '" + k + "' is not one of comm, pid, tid, thread, object (dso), "
-                         "symbol (sym)");
-    }
-    if (!cfg.by.comm && !cfg.by.pid && !cfg.by.tid && !cfg.by.thread && !cfg.by.object &&
-        !cfg.by.symbol)
-      throw UsageError("--by needs at least one key");
-    // Only a report that shows threads pays for stacks per thread.
-    cfg.profile.keep_threads = cfg.by.tid || cfg.by.thread;
-    for (const auto& o : cfg.outputs) {
-      // pprof labels each sample with pid, tid, comm, cpu and file.
-      if (o.kind == OutputKind::pprof) {
-        cfg.profile.keep_threads = cfg.profile.keep_cpus = true;
-        cfg.profile.keep_inputs = !cfg.profile.by_file;
-      }
-    }
-    pmcprofile::Filter& f = cfg.profile.filter;
-    f.pids = numbers(pids, "pid", "process id");
-    f.tids = numbers(tids, "tid", "thread id");
-    f.cpus = numbers(cpus, "cpu", "CPU number");
-    f.comms = split_commas(comms);
-    f.events = split_commas(events);
-    if (vm.count("user-only") && vm.count("kernel-only"))
-      throw UsageError("--user-only and --kernel-only exclude each other");
-    if (vm.count("user-only")) f.mode = pmcprofile::Filter::Mode::user;
-    if (vm.count("kernel-only")) f.mode = pmcprofile::Filter::Mode::kernel;
-    if (vm.count("from")) f.from = seconds("from", from);
-    if (vm.count("to")) f.to = seconds("to", to);
-    if (f.from && f.to && *f.to <= *f.from) throw UsageError("--to must be after --from");
-    cfg.profile.locate.sysroot = sysroot;
-    cfg.profile.locate.kernel_file = kernel;
-    cfg.profile.locate.kallsyms = !vm.count("no-kallsyms");
-    cfg.profile.symbols.debug_dirs = debug_dirs;
-    cfg.profile.symbols.demangle = !vm.count("no-demangle");
-    cfg.profile.symbols.lines = vm.count("lines") > 0;
-    cfg.profile.symbols.inlines = vm.count("inline") > 0;
-    cfg.profile.keep_going = vm.count("keep-going") > 0;
-    cfg.profile.ibs = vm.count("ibs") > 0;
-    cfg.progress = !vm.count("no-progress");
-    return -1;
-  });
+  }
+  pmcprofile::Filter& f = cfg.profile.filter;
+  f.pids = numbers(pids, "pid", "process id");
+  f.tids = numbers(tids, "tid", "thread id");
+  f.cpus = numbers(cpus, "cpu", "CPU number");
+  f.comms = split_commas(comms);
+  f.events = split_commas(events);
+  if (vm.count("user-only") && vm.count("kernel-only"))
+    throw UsageError("--user-only and --kernel-only exclude each other");
+  if (vm.count("user-only")) f.mode = pmcprofile::Filter::Mode::user;
+  if (vm.count("kernel-only")) f.mode = pmcprofile::Filter::Mode::kernel;
+  if (vm.count("from")) f.from = seconds("from", from);
+  if (vm.count("to")) f.to = seconds("to", to);
+  if (f.from && f.to && *f.to <= *f.from) throw UsageError("--to must be after --from");
+  if (!sysroot.empty()) check_path(vm.count("symfs") ? "symfs" : "sysroot", sysroot, true);
+  if (!kernel.empty()) check_path("kernel", kernel, false);
+  for (const auto& d : debug_dirs) check_path("debug-dir", d, true);
+  cfg.profile.locate.sysroot = sysroot;
+  cfg.profile.locate.kernel_file = kernel;
+  cfg.profile.locate.kallsyms = !vm.count("no-kallsyms");
+  cfg.profile.symbols.debug_dirs = debug_dirs;
+  cfg.profile.symbols.demangle = !vm.count("no-demangle");
+  cfg.profile.symbols.lines = vm.count("lines") > 0;
+  cfg.profile.symbols.inlines = vm.count("inline") > 0;
+  cfg.profile.keep_going = vm.count("keep-going") > 0;
+  cfg.profile.ibs = vm.count("ibs") > 0;
+  cfg.progress = !vm.count("no-progress");
+  return true;
 }
 
 }  // namespace report

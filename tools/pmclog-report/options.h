@@ -1,6 +1,5 @@
 // pmclog-report's command line, in the tools' shared language (tools/common/cli.h): -h/-V,
-// the ABI options, usage errors as "pmclog-report: MSG" and "Try 'pmclog-report --help'."
-// with exit 2.
+// the ABI options, -o/--output FILE, --format KIND.
 #pragma once
 
 #include <string>
@@ -14,7 +13,7 @@ namespace report {
 
 enum class OutputKind { top, folded, svg, pprof, callgraph, perf_script, speedscope };
 
-// The flame graph's drawing (--output svg).
+// The flame graph's drawing (--format svg).
 struct SvgOptions {
   bool icicle = false;    // root at the top, stacks growing down
   bool reverse = false;   // stacks merged by leaf: who calls the hot functions
@@ -49,7 +48,8 @@ struct Config {
 
 };
 
-// Exit status to return now (help, version, usage error), or -1 to go on with `cfg`.
-int parse_options(int argc, char** argv, Config& cfg);
+// Fills `cfg`; false when --help or --version was printed (the run ends with 0). A bad
+// option or value throws pmclog::tools::UsageError.
+bool parse_options(int argc, char** argv, Config& cfg);
 
 }  // namespace report

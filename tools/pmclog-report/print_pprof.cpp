@@ -1,4 +1,4 @@
-// --output pprof: pprof's profile.proto, built with the protobuf library from profile.proto
+// --format pprof: pprof's profile.proto, built with the protobuf library from profile.proto
 // (pprof's published field numbers, written once there) and gzip-compressed with zlib.
 //
 // Why protobuf rather than a hand wire encoder: the schema stays in one .proto file that

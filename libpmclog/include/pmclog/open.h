@@ -12,6 +12,7 @@
 // with the input's display name; nothing throws for a missing or damaged input.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,8 +74,13 @@ struct OpenLog {
 // detection.container, the reader starts after it and record offsets stay file offsets.
 // `container_issues`, when given, receives what is wrong with the container (the fatal
 // problem that fails the opening included), for a validator.
+// `on_read`, when given, is called with the count of bytes a streamed log (compressed, or
+// not a regular file) has delivered so far, after each read of its source: a progress that
+// moves while the reader scans bytes that hold no record (a resync), where no record offset
+// is seen. A mapped log never calls it (its record offsets are file offsets).
 Result<OpenLog> open_log(const std::string& name, const AbiHint& hint = {},
-                         std::vector<ContainerIssue>* container_issues = nullptr);
+                         std::vector<ContainerIssue>* container_issues = nullptr,
+                         std::function<void(uint64_t delivered)> on_read = {});
 
 // A decompressing source over another source; nullptr for none.
 std::unique_ptr<ByteSource> decompressing_source(std::unique_ptr<ByteSource> src,

@@ -49,6 +49,16 @@ struct Filter {
   std::optional<double> from, to;  // seconds from the log's first record
 };
 
+// What each part of a Filter met in the samples of the logs read so far, whatever the other
+// parts: a part that met nothing is likely a typo, worth a warning. Each list is beside the
+// Filter's own (events[i] for Filter::events[i]).
+struct FilterMatches {
+  std::vector<bool> events, comms, pids, tids, cpus;
+  bool user = false, kernel = false;  // a sample taken in that mode
+  bool from = false, to = false;      // a sample at or after Filter::from, before Filter::to
+  uint64_t samples = 0;               // samples the filter was applied to
+};
+
 struct Options {
   pmclog::AbiHint hint;  // what detection cannot settle (--generation, --address-width, ...)
   LocateOptions locate;
@@ -150,6 +160,8 @@ class Session {
   const Options& options() const { return opt_; }
   // The events the filter selects that no log had (a likely typo).
   std::vector<std::string> unmatched_events() const;
+  // What every part of the filter met so far (unmatched_events() is its events part).
+  const FilterMatches& filter_matches() const { return matches_; }
 
  private:
   InputReport read(const std::string& name, const std::function<void(const Sample&)>& f);
@@ -158,7 +170,7 @@ class Session {
   Symbolizer symbolizer_;
   Tables tables_;
   std::vector<Profile> profiles_;
-  std::vector<bool> event_matched_;
+  FilterMatches matches_;
   struct Pool;  // the reordering window's records, kept from one log to the next
   std::unique_ptr<Pool> pool_;
   size_t stacks_ = 0;                  // stack-table nodes so far (Options::max_stacks)

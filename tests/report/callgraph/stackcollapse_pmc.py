@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The parsing rules of the two published readers of `pmcstat -G` text, re-implemented to
-check that pmclog-report's `--output callgraph` keeps them working:
+check that pmclog-report's `--format callgraph` keeps them working:
 
 - brendangregg/FlameGraph stackcollapse-pmc.pl (default mode): a line counts only when it
   matches ^( *)[0-9.]+%  \\[([0-9]+)\\]\\s*(\\S+) (two spaces after '%'); its indent is its depth;

@@ -11,10 +11,10 @@ namespace detail {
 DecompressStream::DecompressStream(std::unique_ptr<ByteSource> src, const char* name, size_t chunk)
     : src_(std::move(src)), name_(name), in_(chunk) {}
 
-void DecompressStream::fail(const std::string& why) {
+void DecompressStream::fail(const std::string& why, Errc code) {
   if (error_) return;
   error_ = std::make_unique<Error>();
-  error_->code = Errc::io;
+  error_->code = code;
   error_->offset = total_;
   error_->message = std::string(name_) + ": " + why + " (at decompressed offset " +
                     std::to_string(total_) + ")";
@@ -42,11 +42,11 @@ Result<size_t> DecompressStream::read(uint8_t* buf, size_t n) {
     out += s.made;
     total_ += s.made;
     if (s.state == State::error) {
-      fail(s.why);
+      fail(s.why, s.over_limit ? Errc::io : Errc::compressed_damaged);
     } else if (s.state == State::end) {
       in_member_ = false;
       std::string why;
-      if (!restart(why)) fail(why);
+      if (!restart(why)) fail(why, Errc::io);  // the codec, not the data
     } else if (s.used == 0 && s.made == 0) {
       if (finish) fail("the compressed data ends early");
       else if (in_n > 0) fail("the decoder makes no progress");  // never loop for ever

@@ -22,6 +22,9 @@ class DecompressStream : public ByteSource {
     size_t used = 0;   // input bytes consumed
     size_t made = 0;   // output bytes produced
     std::string why;   // for State::error: what the codec said
+    // The data may be sound but is past what this reader allows (zstd's window cap): a
+    // failure to read it (io), not damaged data (compressed_damaged).
+    bool over_limit = false;
   };
   DecompressStream(std::unique_ptr<ByteSource> src, const char* name, size_t chunk);
   // One call into the codec. `finish`: no input follows (xz wants to be told).
@@ -29,10 +32,10 @@ class DecompressStream : public ByteSource {
   // Ready for the next concatenated member; false (with `why`) when the codec cannot be reset.
   virtual bool restart(std::string& why) = 0;
   // A codec that failed to initialise says so before the first read.
-  void init_failed(std::string why) { fail(std::move(why)); }
+  void init_failed(std::string why) { fail(std::move(why), Errc::io); }
 
  private:
-  void fail(const std::string& why);
+  void fail(const std::string& why, Errc code = Errc::compressed_damaged);
 
   std::unique_ptr<ByteSource> src_;
   const char* name_;

@@ -48,7 +48,8 @@ class ZstdSource final : public DecompressStream {
     s.made = ob.pos;
     if (ZSTD_isError(rc)) {
       s.state = State::error;
-      s.why = ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge
+      s.over_limit = ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge;
+      s.why = s.over_limit
                   ? window_too_large(in, in_n)
                   : std::string("corrupt compressed data: ") + ZSTD_getErrorName(rc);
     } else if (rc == 0) {

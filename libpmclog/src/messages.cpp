@@ -122,6 +122,7 @@ std::string_view errc_id(Errc e) {
     case Errc::value_out_of_range: return "value-out-of-range";
     case Errc::string_too_long: return "string-too-long";
     case Errc::bad_abi: return "bad-abi";
+    case Errc::compressed_damaged: return "compressed-damaged";
     case Errc::io: return "io";
   }
   return "unknown";

@@ -308,7 +308,7 @@ TEST_F(CompressedInput, DamageIsNamedAfterEveryRecordBeforeIt) {
     pmclog::Error err;
     const auto got = read_all(*ol->reader, &err);
     EXPECT_TRUE(got == want) << got.size() << " of " << want.size() << " records";
-    EXPECT_EQ(err.code, pmclog::Errc::io);
+    EXPECT_EQ(err.code, pmclog::Errc::compressed_damaged);
     EXPECT_EQ(err.offset, good.size());
     const std::string prefix = std::string(d.codec) + ": " + d.why;
     EXPECT_EQ(err.message.rfind(prefix, 0), 0u) << err.message;
@@ -320,7 +320,7 @@ TEST_F(CompressedInput, DamageIsNamedAfterEveryRecordBeforeIt) {
     write(file, second);
     auto bad = pmclog::open_log(file);
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().code, pmclog::Errc::io);
+    EXPECT_EQ(bad.error().code, pmclog::Errc::compressed_damaged);
     EXPECT_EQ(bad.error().message.rfind(file + ": " + prefix, 0), 0u) << bad.error().message;
     EXPECT_NE(bad.error().message.find("(at decompressed offset 0)"), std::string::npos)
         << bad.error().message;
@@ -342,7 +342,7 @@ TEST_F(CompressedInput, TruncationIsNamedAfterEveryRecordBeforeIt) {
     ASSERT_FALSE(got.empty());
     ASSERT_LT(got.size(), want.size());
     EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin()));
-    EXPECT_EQ(err.code, pmclog::Errc::io);
+    EXPECT_EQ(err.code, pmclog::Errc::compressed_damaged);
     EXPECT_GE(err.offset, got.back().offset + got.back().raw.size());
     EXPECT_EQ(err.message, std::string(c.name) +
                                ": the compressed data ends early (at decompressed offset " +

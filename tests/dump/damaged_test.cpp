@@ -42,8 +42,10 @@ void expect_damage(const std::string& name, const std::string& bytes, uint64_t o
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, good_text_before(offset));
   const auto err = lines(r.err);
-  ASSERT_EQ(err.size(), 1u) << r.err;
+  ASSERT_EQ(err.size(), 2u) << r.err;  // the damage, then the hint that -k goes on
   EXPECT_EQ(err[0].rfind("pmclog-dump: " + path + ": ", 0), 0u) << err[0];
+  EXPECT_EQ(err[1], "pmclog-dump: note: stopped at the first damage; -k/--keep-going skips it "
+                    "and goes on");
   EXPECT_NE(err[0].find("offset " + std::to_string(offset)), std::string::npos) << err[0];
   EXPECT_NE(err[0].find(reason), std::string::npos) << err[0];
 }

@@ -121,8 +121,9 @@ std::vector<Event> walk(pmclog::LogReader& rd, uint64_t end, F&& each, uint64_t 
       [&](const pmclog::Error& e) {
         check(!e.message.empty(), "an error without a message");
         events.push_back({e.offset, true, static_cast<uint8_t>(e.code), {}, e.message});
-        // A read error (damaged compression) names the offset of the data that failed.
-        if (e.code == pmclog::Errc::io) return false;
+        // A read error or damaged compression names the offset of the data that failed.
+        if (e.code == pmclog::Errc::io || e.code == pmclog::Errc::compressed_damaged)
+          return false;
         check(e.offset == rd.offset(), "an error's offset is not the reader's position");
         return true;
       });

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
+#include <iterator>
 
 #include <unistd.h>
 
@@ -169,7 +171,8 @@ TEST(Rules, EveryRuleHasACraftedTest) {
   // Keeps this file honest when a rule is added: each id below has a TEST that triggers it.
   const V tested = {"not-a-log", "bad-magic", "length-below-header", "length-unaligned",
                     "length-below-minimum", "length-above-maximum", "callchain-misaligned",
-                    "truncated", "trailing-garbage", "unknown-type", "type-never-written",
+                    "truncated", "trailing-garbage", "compressed-damaged", "unknown-type",
+                    "type-never-written",
                     "mappingchange-l1", "dropnotify", "foreign-generation",
                     "unterminated-string", "path-too-long", "nonzero-pad",
                     "nonzero-unwritten", "callchain-too-deep", "callchain-deep-for-era",
@@ -275,6 +278,28 @@ TEST(Rules, TrailingGarbage) {
   const auto r = check(b);
   ASSERT_EQ(rule_ids(r), V{"trailing-garbage"}) << dump(r);
   EXPECT_NE(r.diagnostics[0].message.find("16 bytes"), std::string::npos);
+}
+
+// A gzip stream cut short: the records it held are checked, then one error where the
+// decompressed data stops (no missing-closelog on top: the tail is lost, not absent).
+TEST(Rules, CompressedDamaged) {
+  LogBuilder b(l3());
+  build_valid(b);
+  const std::string base = ::testing::TempDir() + "/rules_gz_" + std::to_string(::getpid());
+  std::ofstream(base, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.bytes().data()),
+             static_cast<std::streamsize>(b.bytes().size()));
+  ASSERT_EQ(std::system(("gzip -c " + base + " > " + base + ".gz").c_str()), 0);
+  std::ifstream in(base + ".gz", std::ios::binary);
+  std::string gz((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  gz.resize(gz.size() - 12);  // the trailer and some deflate data
+  std::ofstream(base + ".gz", std::ios::binary | std::ios::trunc) << gz;
+  const auto r = pmclog::validate::validate_file(base + ".gz", {}, pedantic());
+  EXPECT_FALSE(r.io_error) << r.io_message;
+  ASSERT_EQ(rule_ids(r), V{"compressed-damaged"}) << dump(r);
+  EXPECT_EQ(r.errors, 1u);
+  EXPECT_GE(r.diagnostics[0].offset, r.bytes);  // where decompression stopped
+  EXPECT_NE(r.diagnostics[0].message.find("gzip: "), std::string::npos) << dump(r);
 }
 
 // --- types --------------------------------------------------------------------------------

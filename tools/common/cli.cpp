@@ -1,6 +1,10 @@
 #include "cli.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <iostream>
 #include <ostream>
@@ -40,6 +44,28 @@ po::options_description libpmc_options(std::string& libpmc, std::string* sysroot
                   "the recording system's libpmc (libpmc.so.5 or libpmc.a), whose pmu-events "
                   "tables name EV_PMU events (default: DIR/usr/lib/libpmc.so.5 or .a of --sysroot)");
   return g;
+}
+
+namespace {
+
+// "--libpmc: 'x': No such file or directory"; empty when `path` is of the kind wanted.
+std::string path_problem(std::string_view option, const std::string& path, bool want_dir) {
+  struct stat st {};
+  const std::string named = std::string(option) + ": '" + path + "'";
+  if (::stat(path.c_str(), &st) != 0) return named + ": " + std::strerror(errno);
+  const bool dir = S_ISDIR(st.st_mode);
+  if (want_dir && !dir) return named + " is not a directory";
+  if (!want_dir && dir) return named + " is a directory, not a file";
+  return "";
+}
+
+}  // namespace
+
+void check_libpmc_paths(const std::string& libpmc, const std::string* sysroot) {
+  if (sysroot && !sysroot->empty())
+    if (std::string p = path_problem("--sysroot", *sysroot, true); !p.empty()) throw UsageError(p);
+  if (!libpmc.empty())
+    if (std::string p = path_problem("--libpmc", libpmc, false); !p.empty()) throw UsageError(p);
 }
 
 po::options_description abi_options(AbiValues& v, const AbiOptionSet& set) {

@@ -68,6 +68,10 @@ po::options_description abi_options(AbiValues& v, const AbiOptionSet& set = {});
 // pmu-events tables name EV_PMU events (pmcprofile::load_libpmc). The report has its own
 // --sysroot (objects too), so it passes none.
 po::options_description libpmc_options(std::string& libpmc, std::string* sysroot = nullptr);
+// The paths those options name, checked before any work: a missing --libpmc or --sysroot, a
+// folder given as --libpmc or a file as --sysroot is a UsageError naming the option and path.
+// (load_libpmc alone would take a missing --sysroot for one without a libpmc.)
+void check_libpmc_paths(const std::string& libpmc, const std::string* sysroot = nullptr);
 
 // Checks the values and turns them into a hint; throws UsageError for a bad one.
 // "M" (modern, M9 or M10 by the INITIALIZE version) sets `modern`.

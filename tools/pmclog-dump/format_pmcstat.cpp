@@ -12,10 +12,10 @@
 //    with a note on stderr, where libpmc would know the name or fail the parse (format.md §12.1).
 #include <fmt/format.h>
 
-#include <iostream>
 #include <set>
 
 #include "fast_num.h"
+#include "diagnostics.h"
 #include "formatter.h"
 #include "pmclog/event_names.h"
 #include "pmclog/names.h"
@@ -128,7 +128,7 @@ class PmcstatFormatter : public Formatter {
           append_str(b, e.label);
         } else {
           fmt::format_to(it, "\"EVENT_0x{:x}\"", ev);
-          note_unknown(ev, st, out);
+          note_unknown(ev, st);
         }
         fmt::format_to(it, " 0x{:x}\n", u32(Field::flags));
         break;
@@ -194,13 +194,13 @@ class PmcstatFormatter : public Formatter {
     out.maybe_flush();
   }
 
-  void data_error(const pmclog::Error&, const LogState& st, Output& out) override {
+  void data_error(const pmclog::Error&, const LogState& st, Output&) override {
     if (reported_) return;  // pmcstat stops at the first error; --keep-going goes on
     reported_ = true;
-    out.flush();
     // N is the 1-based number of the failing record, the offset the end of the last good one.
-    std::cerr << fmt::format("pmcstat: ERROR: event parsing failed (record {}, offset 0x{:x}).\n",
-                             st.records_read + 1, st.end_of_last);
+    // pmcstat's own line, so without this tool's name.
+    pmclog::tools::diag().line(fmt::format("pmcstat: ERROR: event parsing failed (record {}, offset 0x{:x}).",
+                                           st.records_read + 1, st.end_of_last));
   }
 
   void begin(const LogState&, Output&) override {
@@ -227,13 +227,12 @@ class PmcstatFormatter : public Formatter {
     }
   }
 
-  void note_unknown(uint32_t ev, const LogState& st, Output& out) {
+  void note_unknown(uint32_t ev, const LogState& st) {
     if (!noted_.insert(ev).second) return;
-    out.flush();
-    std::cerr << fmt::format(
-        "pmclog-dump: {}: note: event code 0x{:x} (cputype 0x{:x}) is not in pmclog-dump's "
-        "event table; printed as EVENT_0x{:x} (libpmc would name it or stop with an error)\n",
-        pmclog::display_path(st.file), ev, st.cputype, ev);
+    st.pending_notes.push_back(fmt::format(
+        "{}: event code 0x{:x} (cputype 0x{:x}) is not in pmclog-dump's "
+        "event table; printed as EVENT_0x{:x} (libpmc would name it or stop with an error)",
+        pmclog::display_path(st.file), ev, st.cputype, ev));
   }
 
   bool reported_ = false;

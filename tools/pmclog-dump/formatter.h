@@ -6,11 +6,16 @@
 
 #include "log_state.h"
 #include "options.h"
-#include "output.h"
 #include "pmclog/error.h"
 #include "pmclog/record.h"
+#include "stdout_sink.h"
 
 namespace dump {
+
+// Standard output (tools::standard_output()): formatters append to `buf` and call
+// maybe_flush(), which writes it out past a threshold; its errors are values, seen by the
+// driver after each record and by run_main at the end.
+using Output = pmclog::tools::StdoutSink;
 
 class Formatter {
  public:

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <iostream>
-
 #include "pmclog/text.h"
 
 namespace dump {
@@ -25,8 +23,7 @@ pmclog::AllocationEvent LogState::allocation(const pmclog::Record& r) const {
       static_cast<uint32_t>(r[pmclog::Field::event]), static_cast<uint32_t>(r[pmclog::Field::flags]),
       {abi.generation, cputype, cpuid, &soft_events, pmu, pmu_missing});
   if (!e.note.empty() && (!noted || noted->insert(e.note).second)) {
-    std::cerr << "pmclog-dump: " << pmclog::display_path(file)
-              << ": note: " << pmclog::terminal_safe(e.note) << "\n";
+    pending_notes.push_back(pmclog::display_path(file) + ": " + e.note);
   }
   return e;
 }

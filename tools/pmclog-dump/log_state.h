@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "pmclog/abi.h"
 #include "pmclog/container.h"
@@ -31,6 +32,9 @@ struct LogState {
   std::string pmu_missing;
   // The notes already printed in this run (one per distinct note, whatever the files).
   std::set<std::string>* noted = nullptr;
+  // Notes found while a record's line was being built, printed by the driver once the line
+  // is whole (printing flushes standard output first).
+  mutable std::vector<std::string> pending_notes;
   uint64_t records_read = 0;  // decoded so far, selected or not (pmcstat's record count)
   uint64_t end_of_last = 0;   // offset just past the last good record
 
@@ -48,8 +52,7 @@ struct LogState {
   }
 
   // The event of a PMCALLOCATE(DYN) as every output names it (pmclog::allocation_event).
-  // An unnamed pmu-events index gets its note on stderr, once per run (while a line may be
-  // half-built in the output buffer, so nothing is flushed).
+  // An unnamed pmu-events index gets its note, once per run, in pending_notes.
   pmclog::AllocationEvent allocation(const pmclog::Record& r) const;
 
  private:

@@ -2,34 +2,51 @@
 // JSON Lines or annotated words, or summarizes them. Several files are dumped one
 // after the other: text forms get a `==> NAME <==` line before each, as head(1)
 // and tail(1) print, JSON Lines records a "file" member, summaries one section each.
-#include <signal.h>
+#include <sys/stat.h>
 
 #include <cstdint>
-#include <cstring>
-#include <iostream>
 #include <set>
 
+#include "diagnostics.h"
 #include "formatter.h"
 #include "options.h"
-#include "output.h"
 #include "pmclog/open.h"
+#include "pmclog/text.h"
 #include "pmcprofile/pmu_events.h"
+#include "progress.h"
+#include "run_main.h"
 #include "select.h"
 #include "stats.h"
-#include "pmclog/text.h"
 
 namespace dump {
 
 namespace {
 
-constexpr int kExitData = 1;
-constexpr int kExitUsageOrIo = 2;
+namespace tools = pmclog::tools;
+using tools::Exit;
+
+constexpr std::string_view kTool = "pmclog-dump";
 
 // Every kernel log starts with INITIALIZE (format.md §2.2): an empty file is no log.
 constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
 
 const pmclog::Container* st_container(const pmclog::OpenLog& in) {
   return in.detection.container ? &*in.detection.container : nullptr;
+}
+
+// The input's size when the reader's offset can be set against it (a regular uncompressed
+// file), else 0: the progress line then counts megabytes.
+uint64_t input_size(const pmclog::OpenLog& in) {
+  struct stat st {};
+  if (in.compression != pmclog::Compression::none || in.name == "-") return 0;
+  if (::stat(in.name.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  return static_cast<uint64_t>(st.st_size);
+}
+
+// Damage a resynchronization may get past (a bad record), not a failed read or a damaged
+// compressed stream, after which there are no more bytes to look at.
+bool record_damage(const pmclog::Error& e) {
+  return e.code != pmclog::Errc::io && e.code != pmclog::Errc::compressed_damaged;
 }
 
 std::string empty_message(const pmclog::Container* c) {
@@ -72,21 +89,21 @@ class Driver {
     auto opened = pmclog::open_log(name, o_.hint);
     if (!opened) {
       const auto& e = opened.error();
-      out_.flush();
       // the library's message starts with the display name ("(stdin)" for "-")
       const std::string shown = pmclog::input_display_name(name);
-      std::cerr << "pmclog-dump: " << pmclog::path_message(e.message, shown, shown) << "\n";
-      return e.code == pmclog::Errc::io ? kExitUsageOrIo : kExitData;
+      tools::diag().error(pmclog::path_message(e.message, shown, shown));
+      return code(e.code == pmclog::Errc::io ? Exit::io : Exit::bad_data);
     }
     pmclog::OpenLog& in = opened.value();
     if (o_.show_abi) {  // every line names the file: no header needed
       if (in.detection.empty) {  // an ABI would be invented: there are no bytes to tell it
         report(in.display_name + ": " + empty_message(st_container(in)));
-        return kExitData;
+        return code(Exit::bad_data);
       }
       show_abi(in, out_);
       return 0;
     }
+    ++read_;
     start_section(in.display_name);
     LogState st;
     st.file = name == "-" ? "(stdin)" : name;
@@ -95,13 +112,34 @@ class Driver {
     if (libpmc_.events) st.pmu = &*libpmc_.events;
     st.pmu_missing = libpmc_.missing;
     st.noted = &noted_;
-    return o_.stats ? loop<true>(*in.reader, st, nullptr) : loop<false>(*in.reader, st, fmt_.get());
+    // A summary prints nothing until the end: a long one shows how far it got.
+    tools::Progress progress(o_.stats);
+    progress.set_label("reading " + pmclog::display_path(st.file));
+    const int status = o_.stats ? loop<true>(*in.reader, st, nullptr, progress, input_size(in))
+                                : loop<false>(*in.reader, st, fmt_.get(), progress, 0);
+    if (out_.error()) {  // the reader went away, or the output failed (run_main reports it)
+      tools::diag().raise(static_cast<Exit>(status));
+      throw tools::ClosedPipe{};
+    }
+    return status;
+  }
+
+  // After every file: a selection that matched nothing anywhere says so.
+  void finish() {
+    // (not when damage stopped a file: the records after it were not looked at)
+    if (read_ > 0 && !cut_short_ && o_.select.any() && matched_ == 0 &&
+        o_.select.head.value_or(1) > 0)
+      tools::diag().warning("no record matched " + o_.select.text);
   }
 
  private:
-  void report(const std::string& line) {
-    out_.flush();  // keep stdout before stderr when both go to one terminal or file
-    std::cerr << "pmclog-dump: " << pmclog::terminal_safe(line) << "\n";
+  // Messages and file names from the log are escaped by diag().
+  void report(const std::string& line) { tools::diag().error(line); }
+
+  // The notes LogState::allocation found while a line was half-built in the output buffer.
+  void emit_notes(LogState& st) {
+    for (const auto& n : st.pending_notes) tools::diag().note(n);
+    st.pending_notes.clear();
   }
 
   // With several files, where one file's output starts. Text forms: head(1)'s header and a
@@ -118,7 +156,8 @@ class Driver {
   // kStats: --stats (fmt is null), else the records go to fmt. A template, so that the
   // summary's per-record loop has no formatter branches and inlines whole.
   template <bool kStats>
-  int loop(pmclog::LogReader& reader, LogState& st, Formatter* fmt) {
+  int loop(pmclog::LogReader& reader, LogState& st, Formatter* fmt, tools::Progress& progress,
+           uint64_t size) {
     Stats stats(o_.top.value_or(o_.stats_json ? 0 : 10));  // JSON: every row unless --top
     if (fmt) fmt->begin(st, out_);
     if (fmt && st.container) fmt->container(*st.container, st, out_);
@@ -137,8 +176,12 @@ class Driver {
     // pmcstat's CLOSELOG). Through for_each rather than next(): the common records are
     // decoded inline in its loop, with no call per record (next() was a fifth of --stats).
     bool stopped = false;
-    auto each = [&, filtered, stop_at_closelog, head, to_offset, generation](
+    const bool track = progress.on();
+    uint32_t tick = 0;
+    auto each = [&, filtered, stop_at_closelog, head, to_offset, generation, track](
                     const pmclog::Record& r) {
+      if (track && (tick++ & 0x3FFF) == 0) [[unlikely]]  // from the first record on
+        progress.update(r.offset, size);
       // records are in file order: nothing at or past --to-offset can be selected
       if (r.offset >= to_offset) [[unlikely]] {
         stopped = true;
@@ -153,8 +196,16 @@ class Driver {
       }
       if (filtered && !selected(o_.select, r, generation)) return true;
       ++shown;
-      if constexpr (kStats) stats.add(r, st);
-      else fmt->record(r, st, out_);
+      if constexpr (kStats) {
+        stats.add(r, st);
+      } else {
+        fmt->record(r, st, out_);
+        if (!st.pending_notes.empty()) [[unlikely]] emit_notes(st);
+        if (out_.error()) [[unlikely]] {  // nobody reads on: stop
+          stopped = true;
+          return false;
+        }
+      }
       if (shown >= head) {
         stopped = true;
         return false;
@@ -169,7 +220,8 @@ class Driver {
       stats.observe(r, st);
       stats.add(r, st);
     };
-    const bool whole = kStats && !filtered && !o_.select.head;
+    // (a progress line needs the general step's per-record hook)
+    const bool whole = kStats && !filtered && !o_.select.head && !track;
     for (;;) {
       if (o_.select.head && shown >= *o_.select.head) break;
       if (o_.select.to_offset && reader.offset() >= *o_.select.to_offset) break;
@@ -181,11 +233,21 @@ class Driver {
       }
       // Step::error: the reader stays at the bad record
       if (o_.select.to_offset && reader.offset() >= *o_.select.to_offset) break;
-      status = kExitData;
+      emit_notes(st);
+      // a failed read is an I/O error (2); damage, also in compressed data, bad data (1)
+      status = std::max(status, code(e.code == pmclog::Errc::io ? Exit::io : Exit::bad_data));
       if (fmt) fmt->data_error(e, st, out_);
       else stats.error(e);
       report(file + ": " + e.message);
-      if (!o_.keep_going) break;
+      if (!record_damage(e)) {  // no bytes after it to resynchronize on
+        cut_short_ = true;
+        break;
+      }
+      if (!o_.keep_going) {
+        cut_short_ = true;
+        tools::diag().note_once("stopped at the first damage; -k/--keep-going skips it and goes on");
+        break;
+      }
       const uint64_t before = reader.offset();
       pmclog::SkippedRange range;
       if (reader.skip()) range = {e.offset, reader.offset()};
@@ -196,9 +258,12 @@ class Driver {
              " bytes), going on at offset " + std::to_string(range.to));
       if (reader.offset() == before && range.to == range.from) break;  // no progress
     }
+    progress.clear();
+    emit_notes(st);
+    matched_ += shown;
     if (empty) {  // no summary either: its ABI line would be invented
       report(file + ": " + empty_message(st.container));
-      return kExitData;
+      return code(Exit::bad_data);
     }
     if (fmt) fmt->end(st, out_);
     else if (o_.stats_json) stats.print_json(st, out_);
@@ -208,6 +273,9 @@ class Driver {
 
   const Options& o_;
   Output& out_;
+  uint64_t read_ = 0;     // files whose records were read
+  uint64_t matched_ = 0;  // records selected in every file
+  bool cut_short_ = false;  // damage stopped a file before its end
   const pmcprofile::LibpmcOption& libpmc_;
   std::set<std::string> noted_;  // notes printed in this run
   std::unique_ptr<Formatter> fmt_;
@@ -220,27 +288,19 @@ class Driver {
 }  // namespace dump
 
 int main(int argc, char** argv) {
-  // A closed pipe shows up as EPIPE from write(), which ends the output quietly.
-  ::signal(SIGPIPE, SIG_IGN);
-  int code = 0;
-  auto opts = dump::parse_options(argc, argv, code);
-  if (!opts) return code;
-  const pmcprofile::LibpmcOption libpmc = pmcprofile::load_libpmc(opts->sysroot, opts->libpmc);
-  if (!libpmc.error.empty()) {
-    std::cerr << "pmclog-dump: " << pmclog::terminal_safe(libpmc.error) << "\n";
-    return 2;
-  }
-  dump::Output& out = dump::Output::stdout_();
-  int status = 0;
-  try {
-    dump::Driver driver(*opts, out, libpmc);
-    for (const auto& f : opts->files) status = std::max(status, driver.run_file(f));
-    out.flush();
-  } catch (const dump::PipeClosed&) {
+  return pmclog::tools::run_main({dump::kTool}, argc, argv, [](int ac, char** av) {
+    namespace tools = pmclog::tools;
+    const auto opts = dump::parse_options(ac, av);
+    if (!opts) return 0;  // --help or --version
+    const pmcprofile::LibpmcOption libpmc = pmcprofile::load_libpmc(opts->sysroot, opts->libpmc);
+    if (!libpmc.error.empty()) throw tools::Failure(tools::Exit::io, libpmc.error);
+    dump::Driver driver(*opts, tools::standard_output(), libpmc);
+    int status = 0;
+    for (const auto& f : opts->files) {
+      status = std::max(status, driver.run_file(f));
+      tools::diag().raise(static_cast<tools::Exit>(status));  // kept if a later file's reader goes away
+    }
+    driver.finish();
     return status;
-  } catch (const dump::WriteFailed& w) {
-    std::cerr << "pmclog-dump: writing standard output: " << std::strerror(w.err) << "\n";
-    return 2;
-  }
-  return status;
+  });
 }

@@ -2,10 +2,10 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <iostream>
 #include <sstream>
 
 #include "cli.h"
+#include "stdout_sink.h"
 #include "pmclog/abi.h"
 
 namespace po = boost::program_options;
@@ -41,7 +41,8 @@ input (not a terminal), named "(stdin)" in messages.
   1  damaged data: the good records before the damage are printed, then one line on
      stderr names the file, the byte offset and the reason (--keep-going resynchronizes
      and reports every skipped byte range)
-  2  usage or I/O error
+  2  usage error, or an input or output that cannot be read or written (a missing
+     file, a folder, a full disk)
 )txt"};
 
 // Decimal, or hexadecimal with 0x; a leading '-' for negative numbers where allowed.
@@ -101,7 +102,7 @@ int64_t number_or_throw(const std::string& opt, const std::string& s, int64_t lo
 
 }  // namespace
 
-std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
+std::optional<Options> parse_options(int argc, char** argv) {
   std::string format = "text";
   tools::cli::AbiValues abi;
   std::vector<std::string> types, pids, pmcids, cpus;
@@ -113,7 +114,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("explain", "same as --format=explain: each record's 32-bit words, labelled")
     ("stats", "print a summary instead of the records")
     ("top", po::value(&top), "with --stats: rows per table, most samples first (default 10; 0 or 'all': every row; JSON: every row unless given)")
-    ("show-abi", "print the detected ABI and the evidence for it, then stop")
+    ("show-abi", "print the detected ABI and the evidence for it, then stop (no other output or selection option)")
     ("keep-going,k", "after damage, resynchronize and go on (the exit status is still 1)");
   po::options_description selection("Selection");
   selection.add_options()
@@ -122,7 +123,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("pmcid", po::value(&pmcids), "only records with these pmc ids (hex with 0x or decimal)")
     ("cpu", po::value(&cpus), "only CALLCHAIN records from these cpus, and records of system-mode pmcs on them")
     ("from-offset", po::value(&from_offset), "only records starting at or after this byte offset")
-    ("to-offset", po::value(&to_offset), "only records starting before this byte offset")
+    ("to-offset", po::value(&to_offset), "only records starting before this byte offset (above --from-offset)")
     ("head,n", po::value(&head), "stop after N selected records");
   // clang-format on
   po::options_description visible;
@@ -136,61 +137,102 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   po::positional_options_description pos;
   pos.add("file", -1);
 
-  std::optional<Options> result;
-  exit_code = tools::cli::catch_usage_errors(kTool, [&] {
-    const po::variables_map vm = tools::cli::parse(argc, argv, all, &pos);
-    if (tools::cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
-    Options o;
-    if (vm.count("file")) o.files = vm["file"].as<std::vector<std::string>>();
-    o.sysroot = sysroot;
-    o.libpmc = libpmc;
-    tools::cli::default_to_stdin(o.files, "log");
-    o.stats = vm.count("stats") > 0;
-    o.show_abi = vm.count("show-abi") > 0;
-    o.keep_going = vm.count("keep-going") > 0;
-    if (vm.count("explain")) format = "explain";
-    if (format == "text") o.format = Format::text;
-    else if (format == "pmcstat") o.format = Format::pmcstat;
-    else if (format == "jsonl" || format == "json") o.format = Format::jsonl;
-    else if (format == "explain") o.format = Format::explain;
-    else throw UsageError("--format: '" + format + "' is not one of text, pmcstat, jsonl, explain");
-    if (o.stats) {
-      if (o.format == Format::jsonl) o.stats_json = true;
-      else if (o.format != Format::text)
-        throw UsageError("--stats takes --format=text or --format=json");
-    } else if (format == "json") {
-      throw UsageError("--format=json is for --stats; records are printed with --format=jsonl");
-    }
-    if (!top.empty()) {
-      if (!o.stats) throw UsageError("--top is for --stats");
-      o.top = top == "all" ? 0 : static_cast<uint64_t>(number_or_throw("top", top, 0, INT64_MAX));
-    }
-    o.hint = tools::cli::abi_hint(abi);
+  const po::variables_map vm = tools::cli::parse(argc, argv, all, &pos);
+  if (tools::cli::print_help_or_version(vm, kHelp, visible, tools::standard_output().stream()))
+    return std::nullopt;
+  Options o;
+  if (vm.count("file")) o.files = vm["file"].as<std::vector<std::string>>();
+  tools::cli::check_libpmc_paths(libpmc, &sysroot);
+  o.sysroot = sysroot;
+  o.libpmc = libpmc;
+  o.stats = vm.count("stats") > 0;
+  o.show_abi = vm.count("show-abi") > 0;
+  o.keep_going = vm.count("keep-going") > 0;
+  const bool format_given = vm.count("format") > 0;
+  // --explain is a format too: with another --format one of the two would be ignored.
+  if (vm.count("explain")) {
+    if (format_given && format != "explain")
+      throw UsageError("--explain and --format=" + format +
+                       " cannot be used together: --explain is --format=explain");
+    if (o.stats)
+      throw UsageError("--explain and --stats cannot be used together: --explain prints the "
+                       "records' words, --stats a summary");
+    format = "explain";
+  }
+  // --show-abi reads no record: every option about the records would be ignored.
+  if (o.show_abi) {
+    const char* other = o.stats                 ? "--stats"
+                        : vm.count("explain")   ? "--explain"
+                        : format_given          ? "--format"
+                        : o.keep_going          ? "-k/--keep-going"
+                        : !top.empty()          ? "--top"
+                        : !types.empty()        ? "-t/--type"
+                        : !pids.empty()         ? "-p/--pid"
+                        : !pmcids.empty()       ? "--pmcid"
+                        : !cpus.empty()         ? "--cpu"
+                        : !from_offset.empty()  ? "--from-offset"
+                        : !to_offset.empty()    ? "--to-offset"
+                        : !head.empty()         ? "-n/--head"
+                                                : nullptr;
+    if (other)
+      throw UsageError(std::string("--show-abi and ") + other +
+                       " cannot be used together: --show-abi prints the detected ABI and "
+                       "reads no record");
+  }
+  tools::cli::default_to_stdin(o.files, "log");
+  if (format == "text") o.format = Format::text;
+  else if (format == "pmcstat") o.format = Format::pmcstat;
+  else if (format == "jsonl" || format == "json") o.format = Format::jsonl;
+  else if (format == "explain") o.format = Format::explain;
+  else throw UsageError("--format: '" + format + "' is not one of text, pmcstat, jsonl, explain");
+  if (o.stats) {
+    if (o.format == Format::jsonl) o.stats_json = true;
+    else if (o.format != Format::text)
+      throw UsageError("--stats and --format=" + format +
+                       " cannot be used together: --stats takes --format=text or --format=json");
+  } else if (format == "json") {
+    throw UsageError("--format=json is for --stats; records are printed with --format=jsonl");
+  }
+  if (!top.empty()) {
+    if (!o.stats) throw UsageError("--top is for --stats");
+    o.top = top == "all" ? 0 : static_cast<uint64_t>(number_or_throw("top", top, 0, INT64_MAX));
+  }
+  o.hint = tools::cli::abi_hint(abi);
 
-    for (const auto& t : split_list(types)) {
-      auto k = pmclog::parse_kind(t);
-      if (!k) throw UsageError("--type: '" + t + "' is not a record type");
-      o.select.kinds.push_back(*k);
-    }
-    for (const auto& p : split_list(pids))
-      o.select.pids.push_back(number_or_throw("pid", p, INT32_MIN, UINT32_MAX));
-    for (const auto& p : split_list(pmcids))
-      o.select.pmcids.push_back(static_cast<uint32_t>(number_or_throw("pmcid", p, 0, UINT32_MAX)));
-    for (const auto& c : split_list(cpus))
-      o.select.cpus.push_back(static_cast<uint32_t>(number_or_throw("cpu", c, 0, UINT32_MAX)));
-    if (!from_offset.empty())
-      o.select.from_offset = static_cast<uint64_t>(number_or_throw("from-offset", from_offset, 0, INT64_MAX));
-    if (!to_offset.empty())
-      o.select.to_offset = static_cast<uint64_t>(number_or_throw("to-offset", to_offset, 0, INT64_MAX));
-    if (!head.empty())
-      o.select.head = static_cast<uint64_t>(number_or_throw("head", head, 0, INT64_MAX));
-    // pids are compared as the 32-bit signed values the records hold
-    for (auto& p : o.select.pids) p = static_cast<int32_t>(static_cast<uint32_t>(p));
-    result = std::move(o);
-    return 0;
-  });
-  if (exit_code != 0) result.reset();
-  return result;
+  // What the selection options said, as typed, for the warning when they match nothing.
+  auto given = [&](const char* name, const std::vector<std::string>& values) {
+    for (const auto& v : values) o.select.text += std::string(o.select.text.empty() ? "" : " ") + name + ' ' + v;
+  };
+  given("--type", types);
+  given("--pid", pids);
+  given("--pmcid", pmcids);
+  given("--cpu", cpus);
+  if (!from_offset.empty()) given("--from-offset", {from_offset});
+  if (!to_offset.empty()) given("--to-offset", {to_offset});
+
+  for (const auto& t : split_list(types)) {
+    auto k = pmclog::parse_kind(t);
+    if (!k) throw UsageError("--type: '" + t + "' is not a record type");
+    o.select.kinds.push_back(*k);
+  }
+  for (const auto& p : split_list(pids))
+    o.select.pids.push_back(number_or_throw("pid", p, INT32_MIN, UINT32_MAX));
+  for (const auto& p : split_list(pmcids))
+    o.select.pmcids.push_back(static_cast<uint32_t>(number_or_throw("pmcid", p, 0, UINT32_MAX)));
+  for (const auto& c : split_list(cpus))
+    o.select.cpus.push_back(static_cast<uint32_t>(number_or_throw("cpu", c, 0, UINT32_MAX)));
+  if (!from_offset.empty())
+    o.select.from_offset = static_cast<uint64_t>(number_or_throw("from-offset", from_offset, 0, INT64_MAX));
+  if (!to_offset.empty())
+    o.select.to_offset = static_cast<uint64_t>(number_or_throw("to-offset", to_offset, 0, INT64_MAX));
+  if (o.select.from_offset && o.select.to_offset && *o.select.to_offset <= *o.select.from_offset)
+    throw UsageError("--from-offset " + from_offset + " and --to-offset " + to_offset +
+                     " select nothing: --to-offset must be above --from-offset");
+  if (!head.empty())
+    o.select.head = static_cast<uint64_t>(number_or_throw("head", head, 0, INT64_MAX));
+  // pids are compared as the 32-bit signed values the records hold
+  for (auto& p : o.select.pids) p = static_cast<int32_t>(static_cast<uint32_t>(p));
+  return o;
 }
 
 }  // namespace dump

@@ -21,6 +21,7 @@ struct Selection {
   std::optional<uint64_t> from_offset;
   std::optional<uint64_t> to_offset;
   std::optional<uint64_t> head;
+  std::string text;  // the selection options as given ("--pid 1 --type map_in"), for messages
   bool any() const {
     return !kinds.empty() || !pids.empty() || !pmcids.empty() || !cpus.empty() ||
            from_offset || to_offset;
@@ -40,8 +41,8 @@ struct Options {
   std::string sysroot, libpmc;  // where the pmu-events tables are (pmcprofile::load_libpmc)
 };
 
-// Returns the options, or nullopt after printing help/version (exit 0) or a usage error
-// (exit 2); `exit_code` says which.
-std::optional<Options> parse_options(int argc, char** argv, int& exit_code);
+// Returns the options, or nullopt after printing help or the version (exit 0). A bad option
+// or value throws pmclog::tools::UsageError.
+std::optional<Options> parse_options(int argc, char** argv);
 
 }  // namespace dump

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "log_state.h"
-#include "output.h"
+#include "formatter.h"
 #include "sample_tally.h"
 #include "pmclog/error.h"
 #include "pmclog/kind.h"

@@ -3,6 +3,7 @@
 
 #include <bitset>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -21,6 +22,9 @@ struct Config {
   const PmuEvents* pmu_events = nullptr;
   std::string pmu_missing;
   std::set<std::string>* notes = nullptr;
+  // Called now and then while a file is read, with the offset reached (in decompressed bytes
+  // for compressed input): the tool's progress line. May be empty.
+  std::function<void(uint64_t offset)> progress;
 
   bool on(Rule r) const { return enabled[static_cast<size_t>(r)]; }
   void set(Rule r, bool v) { enabled[static_cast<size_t>(r)] = v; }

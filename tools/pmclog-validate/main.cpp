@@ -1,10 +1,12 @@
 // pmclog-validate: checks hwpmc logs for CI. Options, then one validation per file, then the
 // chosen output format. Exit status: 0 valid, 1 errors (or warnings with --strict),
 // 2 usage or I/O errors.
+#include <sys/stat.h>
+
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
-#include <iostream>
+#include <fstream>
 #include <optional>
 #include <set>
 #include <string>
@@ -12,16 +14,20 @@
 
 #include "cli.h"
 #include "config.h"
+#include "diagnostics.h"
 #include "output_file.h"
 #include "pmclog/abi.h"
 #include "pmclog/detect.h"
+#include "pmclog/open.h"
 #include "pmclog/text.h"
 #include "pmcprofile/pmu_events.h"
+#include "progress.h"
 #include "report.h"
 #include "rules.h"
+#include "run_main.h"
 #include "same_file.h"
 #include "scan.h"
-#include "temp_cleanup.h"
+#include "stdout_sink.h"
 
 namespace po = boost::program_options;
 using namespace pmclog;
@@ -29,8 +35,8 @@ using namespace pmclog::validate;
 
 namespace {
 
-using tools::cli::kExitUsage;
-using tools::cli::UsageError;
+using tools::Exit;
+using tools::UsageError;
 
 constexpr const char* kTool = "pmclog-validate";
 
@@ -55,8 +61,9 @@ their own line.
   pmclog-validate --list-rules                every rule, its severity and why
 )txt",
     R"txt(  0  every file valid
-  1  any error (or any warning with --strict)
-  2  usage or I/O error
+  1  any error (or any warning with --strict), damaged compressed data included
+  2  usage error, or a file that cannot be read (missing, a folder) or an output that
+     cannot be written
 )txt"};
 
 std::vector<std::string> split_list(const std::vector<std::string>& items) {
@@ -95,16 +102,35 @@ void apply_rules(Config& cfg, const std::vector<std::string>& names, bool on) {
   }
 }
 
-// Standard output through the shared output component, so that a write error is seen (a full
-// disk, /dev/full). The reader going away (a closed pipe) is not a failure: `status` stands.
-int write_stdout(const std::string& s, int status) {
-  const tools::OutputError e = tools::write_whole_file("-", s);
-  if (e.kind == tools::OutputError::Kind::closed_pipe) return status;
-  if (e) {
-    std::cerr << "pmclog-validate: " << terminal_safe(e.message) << '\n';
-    return kExitUsage;
+// A whole decimal number from `lo` to `hi`; anything else (a sign, a fraction, a value
+// program_options would wrap around, "-1" into 4294967295) is refused with the value quoted.
+uint64_t number_option(const std::string& option, const std::string& value, uint64_t lo,
+                       uint64_t hi, const std::string& what) {
+  uint64_t v = 0;
+  bool ok = !value.empty() && value.size() <= 20;
+  for (char c : value) {
+    if (c < '0' || c > '9' || v > (UINT64_MAX - static_cast<uint64_t>(c - '0')) / 10) {
+      ok = false;
+      break;
+    }
+    v = v * 10 + static_cast<uint64_t>(c - '0');
   }
-  return status;
+  if (!ok || v < lo || v > hi)
+    throw UsageError(fmt::format("--{}: '{}' is not {}", option, value, what));
+  return v;
+}
+
+// The input's size when the reader's offset can be set against it (a regular uncompressed
+// file); 0 otherwise, and the progress line counts megabytes instead.
+uint64_t input_size(const std::string& name) {
+  struct stat st {};
+  if (name == "-" || ::stat(name.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  std::ifstream in(name, std::ios::binary);
+  std::vector<uint8_t> head(kSniffBytes);
+  in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  if (sniff_compression(head) != Compression::none) return 0;
+  return static_cast<uint64_t>(st.st_size);
 }
 
 int run(int argc, char** argv) {
@@ -120,10 +146,10 @@ int run(int argc, char** argv) {
     ("pedantic", "also the pedantic rules: what FreeBSD writes in normal operation (no "
                  "CLOSELOG, samples after exit, ...) and nonzero stale bytes")
     ("strict", "warnings make the exit status 1 too")
-    ("max-cpu", po::value<uint32_t>(), "highest CPU number of the producing machine; "
-                                       "enables cpu-out-of-range")
+    ("max-cpu", po::value<std::string>(), "highest CPU number of the producing machine (0 to "
+                                          "65535); enables cpu-out-of-range")
     ("list-rules", "list every rule: id, severity, category, default, description and why "
-                   "that severity (as JSON with --format=json)");
+                   "that severity (as JSON with --format=json); takes no FILE");
   po::options_description report("Report");
   report.add_options()
     ("format,f", po::value<std::string>()->default_value("text"),
@@ -131,7 +157,7 @@ int run(int argc, char** argv) {
     ("output,o", po::value<std::string>(),
      "write the report to this file (a regular file is written to a temporary name, then "
      "renamed; a device or FIFO is written through; one of the logs is refused)")
-    ("max-errors", po::value<uint64_t>()->default_value(1000),
+    ("max-errors", po::value<std::string>()->default_value("1000"),
      "print at most N diagnostics per file, those with the lowest offsets (0: all); the "
      "summary counts every one")
     ("quiet,q", "print nothing; only the exit status (--output is still written)");
@@ -148,100 +174,109 @@ int run(int argc, char** argv) {
   pos.add("file", -1);
 
   const po::variables_map vm = tools::cli::parse(argc, argv, all, &pos);
-  if (tools::cli::print_help_or_version(vm, kHelp, visible, std::cout)) return 0;
+  tools::StdoutSink& out = tools::standard_output();
+  if (tools::cli::print_help_or_version(vm, kHelp, visible, out.stream())) return 0;
   const std::string format = vm["format"].as<std::string>();
   if (format != "text" && format != "json" && format != "github" && format != "junit")
     throw UsageError(fmt::format("--format: '{}' is not text, json, github or junit", format));
-  if (vm.count("list-rules")) {
-    std::string out;
-    if (format == "json") {
-      write_rules_json(out);
-    } else {
-      write_rules_text(out);
-    }
-    return write_stdout(out, 0);
-  }
   std::vector<std::string> files;
   if (vm.count("file")) files = vm["file"].as<std::vector<std::string>>();
+  if (vm.count("list-rules")) {
+    // A log named here would look checked while nothing was read.
+    if (!files.empty())
+      throw UsageError(fmt::format("unexpected argument '{}': --list-rules reads no log",
+                                   files.front()));
+    if (format != "text" && format != "json")
+      throw UsageError(fmt::format(
+          "--list-rules and --format={} cannot be used together: the list is text or json",
+          format));
+    std::string list;
+    if (format == "json") {
+      write_rules_json(list);
+    } else {
+      write_rules_text(list);
+    }
+    out.write(list);
+    return 0;
+  }
+  tools::cli::check_libpmc_paths(libpmc, &sysroot);
   tools::cli::default_to_stdin(files, "log");
   tools::OutputOptions out_opt;
   out_opt.inputs = files;
   // "-o x.pmclog x.pmclog" would replace the log with its report: refused before any work.
   const std::string out_path = vm.count("output") ? vm["output"].as<std::string>() : "-";
-  if (const tools::OutputError e = tools::refuse_same_file(out_path, files)) {
-    std::cerr << "pmclog-validate: " << terminal_safe(e.message) << '\n';
-    return kExitUsage;
-  }
+  if (const tools::OutputError e = tools::refuse_same_file(out_path, files))
+    throw tools::Failure(Exit::usage, e.message);
 
   std::optional<uint32_t> max_cpu;
-  if (vm.count("max-cpu")) max_cpu = vm["max-cpu"].as<uint32_t>();
+  if (vm.count("max-cpu"))
+    max_cpu = static_cast<uint32_t>(number_option(
+        "max-cpu", vm["max-cpu"].as<std::string>(), 0, 65535, "a CPU number from 0 to 65535"));
   Config cfg = Config::defaults(vm.count("pedantic") > 0, max_cpu);
   if (vm.count("enable")) apply_rules(cfg, vm["enable"].as<std::vector<std::string>>(), true);
   if (vm.count("disable")) apply_rules(cfg, vm["disable"].as<std::vector<std::string>>(), false);
   if (cfg.on(Rule::cpu_out_of_range) && !max_cpu)
     throw UsageError("cpu-out-of-range needs --max-cpu");
-  cfg.max_diagnostics = vm["max-errors"].as<uint64_t>();
+  cfg.max_diagnostics = number_option("max-errors", vm["max-errors"].as<std::string>(), 0,
+                                      UINT64_MAX, "a count (0 or more; 0: all)");
   const AbiHint hint = tools::cli::abi_hint(abi);
   const bool strict = vm.count("strict") > 0;
   const bool quiet = vm.count("quiet") > 0;
 
   const pmcprofile::LibpmcOption tables = pmcprofile::load_libpmc(sysroot, libpmc);
-  if (!tables.error.empty()) {
-    std::cerr << "pmclog-validate: " << terminal_safe(tables.error) << '\n';
-    return kExitUsage;
-  }
+  if (!tables.error.empty()) throw tools::Failure(Exit::io, tables.error);
   if (tables.events) cfg.pmu_events = &*tables.events;
   cfg.pmu_missing = tables.missing;
   std::set<std::string> notes;
   cfg.notes = &notes;
 
   std::vector<FileResult> results;
-  for (const std::string& name : files) {
-    results.push_back(validate_file(name, hint, cfg));
+  {
+    // Nothing is printed until every file is read: a long run shows how far it got.
+    tools::Progress progress(!quiet);
+    for (const std::string& name : files) {
+      if (progress.on()) {
+        progress.set_label("reading " + input_display_name(name));
+        cfg.progress = [&progress, total = input_size(name)](uint64_t at) {
+          progress.update(at, total);
+        };
+      }
+      results.push_back(validate_file(name, hint, cfg));
+    }
   }
   if (!quiet)  // once per run, whatever the number of files
-    for (const std::string& n : notes) std::cerr << "pmclog-validate: note: " << terminal_safe(n) << '\n';
+    for (const std::string& n : notes) tools::diag().note(n);
   const RunSummary summary = summarize(results, strict);
 
-  std::string out;
+  std::string text;
   if (format == "json") {
-    write_json(out, results, summary);
+    write_json(text, results, summary);
   } else if (format == "github") {
-    write_github(out, results, summary);
+    write_github(text, results, summary);
   } else if (format == "junit") {
-    write_junit(out, results, summary);
+    write_junit(text, results, summary);
   } else {
-    write_text(out, results, summary);
+    write_text(text, results, summary);
   }
 
   if (!quiet && format != "github" && format != "json") {
     for (const FileResult& f : results) {
-      if (f.io_error) std::cerr << "pmclog-validate: " << io_error_text(f) << '\n';
+      if (f.io_error) tools::diag().error(io_error_text(f));
     }
   }
   if (vm.count("output")) {
-    const tools::OutputError e = tools::write_whole_file(out_path, out, out_opt);
-    if (e && e.kind != tools::OutputError::Kind::closed_pipe) {
-      // Even with --quiet: a report that was asked for and not written is a failure to see.
-      std::cerr << "pmclog-validate: " << terminal_safe(e.message) << '\n';
-      return kExitUsage;
-    }
+    const tools::OutputError e = tools::write_whole_file(out_path, text, out_opt);
+    // Even with --quiet: a report that was asked for and not written is a failure to see.
+    if (e && e.kind != tools::OutputError::Kind::closed_pipe) throw tools::Failure(Exit::io, e.message);
     // The report went to the file; keep the summary visible in the CI log.
-    if (!quiet) return write_stdout(summary_line(summary) + '\n', summary.exit_status);
+    if (!quiet) out.write(summary_line(summary) + '\n');
   } else if (!quiet) {
-    return write_stdout(out, summary.exit_status);
+    out.write(text);
   }
+  tools::diag().raise(static_cast<Exit>(summary.exit_status));  // a closed pipe keeps it
   return summary.exit_status;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  tools::install_cleanup_signal_handlers();
-  try {
-    return tools::cli::catch_usage_errors(kTool, [&] { return run(argc, argv); });
-  } catch (const std::exception& e) {
-    std::cerr << "pmclog-validate: " << terminal_safe(e.what()) << '\n';
-  }
-  return kExitUsage;
-}
+int main(int argc, char** argv) { return tools::run_main({kTool}, argc, argv, run); }

@@ -26,6 +26,7 @@ enum class Rule : uint8_t {
   callchain_misaligned,
   truncated,
   trailing_garbage,
+  compressed_damaged,
   // types (format.md §6)
   unknown_type,
   type_never_written,

@@ -101,13 +101,23 @@ class Scanner {
 
   void run() {
     Error e;
+    const bool track = static_cast<bool>(cfg_.progress);
     for (;;) {
       // for_each decodes the common records inline; it returns at the end or at damage.
-      const Step s = rd_.for_each([&](const Record& r) { checker_.record(r, index_++); }, e);
+      const Step s = rd_.for_each(
+          [&](const Record& r) {
+            if (track && (index_ & 0x3FFF) == 0) [[unlikely]] cfg_.progress(r.offset);
+            checker_.record(r, index_++);
+          },
+          e);
       if (s == Step::end) break;
       if (e.code == Errc::io) {
         res_.io_error = true;
         res_.io_message = e.message;
+        break;
+      }
+      if (e.code == Errc::compressed_damaged) {  // no bytes after it: nothing to go on with
+        tail(Rule::compressed_damaged, e.offset, e.message);
         break;
       }
       checker_.damaged();
@@ -288,14 +298,14 @@ FileResult validate_file(const std::string& name, const AbiHint& hint, const Con
     std::string msg = e.message;  // without the display name the library put in front
     const std::string prefix = input_display_name(name) + ": ";
     if (msg.rfind(prefix, 0) == 0) msg.erase(0, prefix.size());
-    if (e.code == Errc::bad_abi) {
-      // Readable, but no generation or byte order fits: that is a finding, not an I/O error.
-      res.errors = 1;
-      if (cfg.on(Rule::not_a_log)) {
-        res.diagnostics.push_back(
-            Diagnostic{0, 0, Rule::not_a_log, info(Rule::not_a_log).severity, msg, 0});
-      } else {
-        res.errors = 0;
+    if (e.code == Errc::bad_abi || e.code == Errc::compressed_damaged) {
+      // Readable, but no generation or byte order fits, or the compressed data is damaged
+      // before the first records: a finding, not an I/O error.
+      const Rule rule = e.code == Errc::bad_abi ? Rule::not_a_log : Rule::compressed_damaged;
+      if (cfg.on(rule)) {
+        res.errors = 1;
+        const uint64_t at = e.code == Errc::bad_abi ? 0 : e.offset;
+        res.diagnostics.push_back(Diagnostic{at, 0, rule, info(rule).severity, msg, 0});
       }
     } else {
       res.io_error = true;

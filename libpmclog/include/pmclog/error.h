@@ -32,6 +32,8 @@ enum class Errc : uint8_t {
   value_out_of_range,      // encoder: value does not fit its field
   string_too_long,         // encoder: string does not fit its field
   bad_abi,                 // detection could not settle the ABI, or an invalid override
+  compressed_damaged,      // gzip/zstd/xz/bzip2 data that fails its checks or ends early:
+                           // bad data, as a damaged record is, not a failed read
   io,                      // reading or writing failed
 };
 

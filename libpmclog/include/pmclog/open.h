@@ -68,8 +68,9 @@ struct OpenLog {
 // with the display name. Record offsets count from where reading began (for "-" redirected
 // from a file at a nonzero offset, from that offset, as a pipe of the same bytes would).
 // An empty log opens fine (detection then assumes L3 LP64 little-endian and says so).
-// Damage inside a compressed stream is an Errc::io error from the reader, naming the
-// compression and the decompressed offset, after every record decoded before it.
+// Damage inside a compressed stream (a failed check, data that ends early) is an
+// Errc::compressed_damaged error from the reader, naming the compression and the decompressed
+// offset, after every record decoded before it; a failed read of the file is Errc::io.
 // A PMCL container in front of the stream (format.md §18) is read here: its parts are in
 // detection.container, the reader starts after it and record offsets stay file offsets.
 // `container_issues`, when given, receives what is wrong with the container (the fatal

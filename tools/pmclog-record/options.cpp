@@ -79,7 +79,7 @@ bool parse_pids(const std::string& s, std::vector<pid_t>& out) {
 uint64_t whole_number(const char* option, const std::string& v, uint64_t min, uint64_t max,
                       const char* unit) {
   const std::string range = max == UINT64_MAX
-                                ? "at least " + std::to_string(min)
+                                ? "of at least " + std::to_string(min)
                                 : "from " + std::to_string(min) + " to " + std::to_string(max);
   const std::string message = std::string(option) + ": " + quoted(v) + " is not a whole number " +
                               range + (*unit ? " (" + std::string(unit) + ")" : "");

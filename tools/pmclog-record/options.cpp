@@ -288,7 +288,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
     if ((!g && abi.generation != "M" && abi.generation != "m") ||
         (g && *g == pmclog::Generation::L1))
       throw UsageError("--generation: " + quoted(abi.generation) +
-                       " is not one of L2 L3 M M9 M10 (L1 logs have no callchains)");
+                       " is not one of L2 L3 M M9 M10 (L1 has no callchains)");
   }
   const pmclog::AbiHint hint = cli::abi_hint(abi);
   if (hint.generation) gen = *hint.generation;

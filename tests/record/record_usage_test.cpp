@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "record_test_support.h"
@@ -90,7 +92,7 @@ TEST(RecordUsage, OutOfRangeValuesNameTheOptionAndTheValue) {
 // compressed data there; the message names -o.
 TEST(RecordUsage, BinaryLogOnATerminalIsRefused) {
   const int master = posix_openpt(O_RDWR | O_NOCTTY);
-  ASSERT_GE(master, 0);
+  if (master < 0) GTEST_SKIP() << "no pseudo-terminal here: " << std::strerror(errno);
   ASSERT_EQ(grantpt(master), 0);
   ASSERT_EQ(unlockpt(master), 0);
   const std::string slave_name = ptsname(master);

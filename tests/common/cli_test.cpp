@@ -214,7 +214,7 @@ TEST(CliTools, UsageErrorsAreOneLineAndTheHint) {
       {"pmclog-write", "synth -w 8 -o /dev/null", "'-w'"},
       {"pmclog-record", "--generation L1 -- true", "L1 has no callchains"},
       {"pmclog-record", "-e no-such-event -- true", "unknown event 'no-such-event'"},
-      {"pmclog-record", "-c 0 -- true", "-c PERIOD"},
+      {"pmclog-record", "-c 0 -- true", "-c/--period: '0'"},
       {"pmclog-write", "synth", "-o OUT is required"},
   };
   std::map<std::string, std::string> bin;

@@ -54,6 +54,32 @@ RunResult run(const std::vector<std::string>& argv, const std::function<void(pid
   return r;
 }
 
+RunResult run_with_stdout(const std::vector<std::string>& argv, int out_fd,
+                          const std::function<void(pid_t)>& during) {
+  TempDir io;
+  const std::string err = io.file("err");
+  RunResult r;
+  pid_t pid = fork();
+  if (pid == 0) {
+    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int n = open("/dev/null", O_RDONLY);
+    dup2(n, 0);
+    dup2(out_fd, 1);
+    dup2(e, 2);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(126);
+  }
+  if (during) during(pid);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  r.err = slurp(err);
+  return r;
+}
+
 std::vector<const pmclog::RecordValue*> Log::of(pmclog::Kind k) const {
   std::vector<const pmclog::RecordValue*> v;
   for (const auto& r : records)

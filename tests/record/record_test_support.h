@@ -22,6 +22,10 @@ struct RunResult {
 // `uid` >= 0 (root only) the program runs as that user.
 RunResult run(const std::vector<std::string>& argv,
               const std::function<void(pid_t)>& during = {}, int uid = -1);
+// The same with standard output on `out_fd` (a pipe, a terminal, /dev/full): `out` stays
+// empty. `during` runs after the fork, with the parent's copy of `out_fd` still open.
+RunResult run_with_stdout(const std::vector<std::string>& argv, int out_fd,
+                          const std::function<void(pid_t)>& during = {});
 
 struct Log {
   bool ok = false;

@@ -76,8 +76,7 @@ po::options_description abi_options(AbiValues& v, const AbiOptionSet& set) {
   po::options_description g("ABI of the log");
   if (set.generation)
     g.add_options()("generation", po::value(&v.generation)->value_name("GEN"),
-                    with_default("L1 L2 L3 M9 M10, or M (M9 or M10 by the INITIALIZE version)",
-                                 set.generation_default).c_str());
+                    with_default(set.generation_values, set.generation_default).c_str());
   if (set.address_width)
     g.add_options()("address-width", po::value(&v.address_width)->value_name("4|8"),
                     with_default("bytes per address", set.address_width_default).c_str());

@@ -45,6 +45,9 @@ po::options_description general_options();
 struct AbiOptionSet {
   bool generation = true, address_width = true, byte_order = true, time_width = true;
   bool address_slot = true;
+  // The generations the tool takes, as --help lists them (a writer may refuse some).
+  std::string_view generation_values =
+      "L1 L2 L3 M9 M10, or M (M9 or M10 by the INITIALIZE version)";
   std::string_view generation_default = "detected from the log";
   std::string_view address_width_default = "detected from the log";
   std::string_view address_slot_default = "detected from the log";

@@ -49,6 +49,8 @@ void Diagnostics::warning(std::string_view message) {
 
 void Diagnostics::note(std::string_view message) { emit("note: ", message); }
 
+void Diagnostics::info(std::string_view message) { emit("", message); }
+
 void Diagnostics::note_once(std::string_view message) {
   if (noted_.insert(std::string(message)).second) note(message);
 }

@@ -25,6 +25,8 @@ class Diagnostics {
   void warning(std::string_view message);
   void note(std::string_view message);
   void note_once(std::string_view message);
+  // "TOOL: MESSAGE" that is no error: a summary of what the run did (pmclog-record's "wrote").
+  void info(std::string_view message);
   // Prints the message and the "Try" line; returns the usage status (2).
   int usage(std::string_view message);
   // A line without the tool's name (a report section on standard error), still escaped.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "diagnostics.h"
 #include "pmclog/text.h"
 
 namespace record {
@@ -52,7 +53,9 @@ std::string count_report(const std::vector<EventSpec>& events, const CountTotals
                          const std::string& who) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "pmclog-record: totals of %s (%zu process%s):\n",
+  // Headed by the tool's name, as its other messages are: the report is on standard error.
+  const std::string tool(pmclog::tools::diag().tool());
+  std::snprintf(line, sizeof line, "%s: totals of %s (%zu process%s):\n", tool.c_str(),
                 who.c_str(), procs.size(), procs.size() == 1 ? "" : "es");
   out += line;
   for (size_t i = 0; i < events.size() && i < total.values.size(); ++i) {
@@ -62,14 +65,14 @@ std::string count_report(const std::vector<EventSpec>& events, const CountTotals
   }
   // perf stat would scale by enabled/running; the log keeps what was counted, as hwpmc does.
   if (total.running > 0 && total.running < total.enabled - total.enabled / 1000) {
-    std::snprintf(line, sizeof line, "pmclog-record: note: the counters ran for %.1f%% of the "
+    std::snprintf(line, sizeof line, "%s: note: the counters ran for %.1f%% of the "
                   "time the tasks ran (shared with other perf users); these counts are what "
-                  "was counted, not scaled\n",
+                  "was counted, not scaled\n", tool.c_str(),
                   100.0 * static_cast<double>(total.running) / static_cast<double>(total.enabled));
     out += line;
   }
   if (!per_process) return out;
-  out += "pmclog-record: each process's own counts (--per-process):\n";
+  out += tool + ": each process's own counts (--per-process):\n";
   std::vector<std::string> heads;
   std::string head = "     PID  COMMAND        ";
   for (const auto& ev : events) {

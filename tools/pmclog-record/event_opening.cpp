@@ -8,6 +8,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "diagnostics.h"
 #include "perf_open.h"
 
 namespace record {
@@ -119,20 +120,20 @@ struct Opener {
                   "event twice; give one of them";
             return -e;
           }
-        std::fprintf(stderr,
-                     "pmclog-record: event '%s' is not available here (%s: no hardware "
-                     "counter); using software event '%s' instead (--fallback)\n",
-                     events[ei].requested.c_str(), std::strerror(e), fb->name.c_str());
+        pmclog::tools::diag().note("event '" + events[ei].requested +
+                                   "' is not available here (" + std::strerror(e) +
+                                   ": no hardware counter); using software event '" + fb->name +
+                                   "' instead (--fallback)");
         events[ei].spec = *fb;
         events[ei].fell_back = true;
         continue;
       }
       if ((e == EACCES || e == EPERM) && !s.exclude_kernel && !s.system_wide &&
           paranoid_level() > 1 && !has_perf_privilege()) {
-        std::fprintf(stderr,
-                     "pmclog-record: kernel.perf_event_paranoid is %d: recording user-space "
-                     "callchains only (set it to 1 or run as root for kernel frames)\n",
-                     paranoid_level());
+        pmclog::tools::diag().warning(
+            "kernel.perf_event_paranoid is " + std::to_string(paranoid_level()) +
+            ": recording user-space callchains only (set it to 1 or run as root for kernel "
+            "frames)");
         s.exclude_kernel = true;
         out.user_only_fallback = true;
         continue;

@@ -1,8 +1,8 @@
 #include "log_sink.h"
 
-#include <cstdio>
 #include <ctime>
 
+#include "diagnostics.h"
 #include "pmclog/encode.h"
 
 namespace record {
@@ -50,8 +50,8 @@ void LogSink::emit(pmclog::RecordValue& r, uint64_t mono_ns) {
   auto n = pmclog::encode(r, abi_, buf_);
   if (!n) {
     if (encode_failures_++ == 0)
-      std::fprintf(stderr, "pmclog-record: warning: a %s record was not written: %s\n",
-                   std::string(pmclog::kind_name(r.kind)).c_str(), n.error().message.c_str());
+      pmclog::tools::diag().warning("a " + std::string(pmclog::kind_name(r.kind)) +
+                                    " record was not written: " + n.error().message);
     return;
   }
   ++records_;
@@ -61,14 +61,19 @@ void LogSink::emit(pmclog::RecordValue& r, uint64_t mono_ns) {
 
 // The first write error sticks in the output; commit() reports it.
 void LogSink::flush() {
-  (void)out_.write(buf_.data(), buf_.size());
+  if (!buf_.empty() && out_.write(buf_.data(), buf_.size()).kind ==
+                           pmclog::tools::OutputError::Kind::closed_pipe)
+    closed_ = true;
   buf_.clear();
 }
 
 bool LogSink::commit(std::string& err) {
   flush();
   const pmclog::tools::OutputError e = out_.commit();
-  if (e.kind == pmclog::tools::OutputError::Kind::closed_pipe) return true;
+  if (e.kind == pmclog::tools::OutputError::Kind::closed_pipe) {
+    closed_ = true;
+    return true;
+  }
   if (e) err = e.message;
   return !e;
 }

@@ -29,6 +29,9 @@ class LogSink {
   // Flushes, fsyncs and renames. False with a message on any write error of the run; a
   // closed pipe is not one (the reader chose to stop, tools/common/README.md).
   bool commit(std::string& err);
+  // The reader of a pipe went away: what is written from then on is dropped, and the counts
+  // below are no longer what it received.
+  bool closed() const { return closed_; }
 
   const pmclog::Abi& abi() const { return abi_; }
   uint64_t records() const { return records_; }
@@ -47,6 +50,7 @@ class LogSink {
   pmclog::tools::OutputFile out_;
   std::vector<uint8_t> buf_;
   uint64_t records_ = 0, bytes_ = 0, encode_failures_ = 0;
+  bool closed_ = false;
   int64_t rt_offset_ = 0;
 };
 

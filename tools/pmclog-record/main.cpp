@@ -1,22 +1,23 @@
 // pmclog-record: profiles a command, processes or the whole system with Linux
-// perf_event_open and writes a FreeBSD hwpmc(4) log. Exit statuses: options.h.
-#include <cstdio>
-#include <exception>
-
+// perf_event_open and writes a FreeBSD hwpmc(4) log. Exit statuses: --help, exit_status.h.
 #include "options.h"
-#include "pmclog/text.h"
+#include "run_main.h"
 #include "session.h"
 
+namespace {
+constexpr const char* kTool = "pmclog-record";
+}
+
 int main(int argc, char** argv) {
-  int code = 0;
-  auto opt = record::parse_options(argc, argv, code);
-  if (!opt) return code;
-  try {
+  using pmclog::tools::Exit;
+  // The tool's own failures are 125, apart from the command's statuses it passes through.
+  // Its stop signals end the recording cleanly (signals.h), so no cleanup handlers.
+  auto body = [](int n, char** args) {
+    const auto opt = record::parse_options(n, args);
+    if (!opt) return 0;  // --help, --version
     if (opt->list_events) return record::list_events();
     return record::run_record(*opt);
-  } catch (const std::exception& e) {
-    // bad_alloc and the like: the tool's own failure, not the command's status
-    std::fprintf(stderr, "pmclog-record: %s\n", pmclog::terminal_safe(e.what()).c_str());
-    return record::kExitFailed;
-  }
+  };
+  return pmclog::tools::run_main({kTool, Exit::tool_failed, /*cleanup_on_signals=*/false}, argc,
+                                 argv, body);
 }

@@ -2,14 +2,22 @@
 
 #include <boost/program_options.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <bit>
+#include <cerrno>
+#include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iostream>
 
 #include "cli.h"
 #include "events_table.h"
+#include "pmclog/text.h"
+#include "stdout_sink.h"
 
 namespace po = boost::program_options;
 
@@ -17,43 +25,70 @@ namespace record {
 
 namespace {
 
-using pmclog::tools::cli::UsageError;
+using pmclog::tools::UsageError;
 namespace cli = pmclog::tools::cli;
 
-constexpr const char* kTool = "pmclog-record";
-
 constexpr cli::HelpText kHelp{
-    kTool,
-    "Usage: pmclog-record [options] -- COMMAND [ARGS...]\n"
+    "pmclog-record",
+    "Usage: pmclog-record [options] [--] COMMAND [ARGS...]\n"
     "       pmclog-record [options] -p PID[,PID...]\n"
-    "       pmclog-record [options] -a [--duration S | -- COMMAND...]\n"
+    "       pmclog-record [options] -a [--duration S | [--] COMMAND...]\n"
     "       pmclog-record --list-events\n",
-    "Profiles with Linux perf_event_open and writes a FreeBSD hwpmc(4) log.\n",
-    "  pmclog-record -F 999 -o app.pmclog -- ./app --input x\n"
+    "Profiles with Linux perf_event_open and writes a FreeBSD hwpmc(4) log.\n"
+    "The options end at the first argument that is not one (or at \"--\"): that is the\n"
+    "command, and what follows it is the command's own.\n",
+    "  pmclog-record -F 999 -o app.pmclog ./app --input x\n"
     "                                 sample a command (and its children) 999 times a second\n"
-    "  pmclog-record -e cycles,cache-misses --fallback -- make -j2\n"
+    "  pmclog-record -e cycles,cache-misses --fallback make -j2\n"
     "  pmclog-record -p 1234 --duration 10 -o attach.pmclog\n"
     "  pmclog-record -a --duration 5     the whole system (root or CAP_PERFMON)\n"
-    "  pmclog-record --count --per-process -e task-clock -- sh -c 'sort big.txt >/dev/null'\n"
-    "  pmclog-record --generation M10 --address-width 8 --byte-order big -- ./app\n"
+    "  pmclog-record --count --per-process -e task-clock sh -c 'sort big.txt >/dev/null'\n"
+    "  pmclog-record --generation M10 --address-width 8 --byte-order big ./app\n"
     "  pmclog-record --list-events\n",
     "  N    with a COMMAND: the command's own exit status, 128+S when signal S killed it\n"
     "       (as a shell reports it); with -p or -a: 0 when the log was written\n"
     "  2    usage error (bad options or values): found before anything runs, so a 2 after\n"
-    "       the command ran is the command's own\n"
+    "       the command ran is the command's own; also --help, --version or --list-events\n"
+    "       that could not be written\n"
     "  125  pmclog-record itself failed (events could not be opened, the log could not be\n"
-    "       written, no such process)\n"
+    "       written, no such process); a reader of -o - that goes away is not a failure\n"
     "  126  the command was found but cannot be executed\n"
     "  127  the command was not found\n"};
 
+// Values are quoted as given; they are the user's and may hold anything.
+std::string quoted(const std::string& v) {
+  std::string q(1, '\'');  // appends: g++-12 warns falsely (-Wrestrict) on "'" + s
+  q += pmclog::escaped(v);
+  q += '\'';
+  return q;
+}
+
 bool parse_pids(const std::string& s, std::vector<pid_t>& out) {
   for (const auto& part : split_list(s)) {
-    char* end = nullptr;
-    long v = std::strtol(part.c_str(), &end, 10);
-    if (!end || *end || v <= 0) return false;
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return false;
+    errno = 0;
+    const long v = std::strtol(part.c_str(), nullptr, 10);
+    if (errno || v <= 0 || v > INT_MAX) return false;
     out.push_back(static_cast<pid_t>(v));
   }
   return !out.empty();
+}
+
+// A whole number from `min` to `max`, digits only: program_options would read "-1" into an
+// unsigned as its largest value and take it in silence.
+uint64_t whole_number(const char* option, const std::string& v, uint64_t min, uint64_t max,
+                      const char* unit) {
+  const std::string range = max == UINT64_MAX
+                                ? "of at least " + std::to_string(min)
+                                : "from " + std::to_string(min) + " to " + std::to_string(max);
+  const std::string message = std::string(option) + ": " + quoted(v) + " is not a whole number " +
+                              range + (*unit ? " (" + std::string(unit) + ")" : "");
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+    throw UsageError(message);
+  errno = 0;
+  const unsigned long long n = std::strtoull(v.c_str(), nullptr, 10);
+  if (errno == ERANGE || n < min || n > max) throw UsageError(message);
+  return n;
 }
 
 // The kernel refuses a higher -F (EINVAL); 0 when it does not say.
@@ -63,22 +98,81 @@ uint64_t max_sample_rate() {
   return f >> v ? v : 0;
 }
 
-void parse_into(Options& o, int split, char** argv, int& exit_code) {
-  std::string events, pids;
+// The longest --duration: a year. More is a typo (a count of milliseconds, say), and the
+// deadline must fit in 64-bit nanoseconds.
+constexpr double kMaxDuration = 365 * 86400.0;
+
+double seconds(const std::string& v) {
+  const std::string message = "--duration: " + quoted(v) +
+                              " is not a number of seconds above 0 and at most " +
+                              std::to_string(static_cast<long>(kMaxDuration)) + " (a year)";
+  char* end = nullptr;
+  errno = 0;
+  const double d = v.empty() ? NAN : std::strtod(v.c_str(), &end);
+  if (v.empty() || *end || errno == ERANGE || !std::isfinite(d) || d <= 0 || d > kMaxDuration)
+    throw UsageError(message);
+  return d;
+}
+
+// Whether -o names a terminal: standard output for "-" (and its /dev spellings), else a
+// character device opened to ask. A binary log there is unreadable and can upset the
+// terminal, as gzip says of compressed data.
+bool output_is_terminal(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" ||
+      path == "/proc/self/fd/1")
+    return isatty(STDOUT_FILENO) == 1;
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) return false;
+  const int fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;  // the open error is the output's, reported when it is opened
+  const bool tty = isatty(fd) == 1;
+  close(fd);
+  return tty;
+}
+
+// Where the options end: at "--" or at the first argument that is neither an option nor an
+// option's value. That is the command, and everything after it is its own, as perf has it
+// (`pmclog-record ls -la`). An option that takes a value takes the next argument whatever it
+// looks like (`-o -`), as program_options does.
+int options_end(int argc, char** argv, const po::options_description& all) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--" || a.size() < 2 || a[0] != '-') return i;
+    if (a[1] == '-') {  // --name VALUE, --name=VALUE; abbreviations as program_options takes them
+      if (a.find('=') != std::string::npos) continue;
+      const auto* d = all.find_nothrow(a.substr(2), true);
+      if (d && d->semantic()->max_tokens() > 0) ++i;
+      continue;
+    }
+    // -abc: switches, the first one that takes a value takes the rest or the next argument
+    for (size_t k = 1; k < a.size(); ++k) {
+      const auto* d = all.find_nothrow(std::string("-") + a[k], false);
+      if (d && d->semantic()->max_tokens() > 0) {
+        if (k + 1 == a.size()) ++i;
+        break;
+      }
+    }
+  }
+  return argc;
+}
+
+}  // namespace
+
+std::optional<Options> parse_options(int argc, char** argv) {
+  Options o;
+  std::string events, pids, freq, period, depth, mmap_pages, duration;
   cli::AbiValues abi;
-  uint64_t freq = 0;
-  uint64_t period = 0;
   po::options_description sampling("Events and sampling");
   sampling.add_options()
       ("event,e", po::value(&events), "events, comma-separated (default cpu-clock); "
        "hardware: cycles instructions branches branch-misses cache-references cache-misses "
        "ref-cycles rXXXX; software: cpu-clock task-clock page-faults context-switches; "
        "FreeBSD pmc(3) aliases such as unhalted-cycles, branch-mispredicts, dc-misses")
-      ("period,c", po::value(&period), "sample every PERIOD events")
-      ("freq,F", po::value(&freq), "sample at HZ samples per second (default 1000; at most "
+      ("period,c", po::value(&period), "sample every PERIOD events (1 or more)")
+      ("freq,F", po::value(&freq), "sample at HZ samples per second (default 1000; from 1 to "
        "kernel.perf_event_max_sample_rate)")
-      ("depth", po::value(&o.depth), "callchain depth limit (default 32, capped at the "
-       "generation's maximum and kernel.perf_event_max_stack)")
+      ("depth", po::value(&depth), "callchain depth limit (default 32; 1 or more, capped at "
+       "the generation's maximum and kernel.perf_event_max_stack)")
       ("user-only", po::bool_switch(&o.user_only), "record user-space frames only")
       ("container", po::bool_switch(&o.container),
        "write a PMCL container in front of the log, as FreeBSD's pmc record does: this "
@@ -89,8 +183,8 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
       ("fallback", po::bool_switch(&o.fallback), "replace hardware events that this machine "
        "lacks by the nearest software event")
       ("count", po::bool_switch(&o.counting), "counting mode: PROCCSW at each context switch "
-       "and PROCEXIT at exit, no samples; prints the totals of the command and all its "
-       "descendants")
+       "and PROCEXIT at exit, no samples (so no -F, -c, --depth or --user-callchain); prints "
+       "the totals of the command and all its descendants")
       ("per-process", po::bool_switch(&o.per_process), "with --count: also print each "
        "process's own counts")
       ("list-events", po::bool_switch(&o.list_events), "list the events and whether this "
@@ -100,44 +194,38 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
       ("pid,p", po::value(&pids), "attach to running processes PID[,PID...]")
       ("all-cpus,a", po::bool_switch(&o.system_wide), "profile the whole system (root, "
        "CAP_PERFMON or kernel.perf_event_paranoid <= 0)")
-      ("duration", po::value(&o.duration), "stop after SECONDS (a command still running then "
-       "gets SIGTERM, and its status is the tool's)");
+      ("duration", po::value(&duration), "stop after SECONDS (above 0, at most a year; a "
+       "command still running then gets SIGTERM, and its status is the tool's)");
   po::options_description output("Output");
   output.add_options()
       ("output,o", po::value(&o.output), "output file (default pmclog.out; an existing "
-       "default file is kept as pmclog.out.old)")
-      ("mmap-pages", po::value(&o.mmap_pages), "ring buffer data pages per CPU, a power of "
-       "two (default 64)")
+       "default file is kept as pmclog.out.old); - is standard output, not a terminal")
+      ("mmap-pages", po::value(&mmap_pages), "ring buffer data pages per CPU, a power of "
+       "two from 1 to 1048576 (default 64)")
       ("quiet,q", po::bool_switch(&o.quiet), "no summary on stderr");
   // The log is this machine's: no --time-width (Abi::make gives the usual time_t).
   cli::AbiOptionSet abi_set;
   abi_set.time_width = false;
   abi_set.address_slot = false;  // this machine writes whole slots
-  abi_set.generation_default = "M10, what FreeBSD writes today; M means M10; L3 for "
-                               "FreeBSD 9.2-11 readers; L1 has no callchains";
+  // L1 is not offered: its CALLCHAIN-less records cannot hold a sample's stack.
+  abi_set.generation_values = "L2 L3 M9 M10, or M (M10)";
+  abi_set.generation_default = "M10, what FreeBSD writes today; L3 for FreeBSD 9.2-11 "
+                               "readers";
   abi_set.address_width_default = "this machine's; 4 only on a 32-bit one";
   abi_set.byte_order_default = "this machine's";
   po::options_description visible;
   visible.add(cli::general_options()).add(sampling).add(target).add(output).add(
       cli::abi_options(abi, abi_set));
-  po::options_description hidden;
-  hidden.add_options()("args", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description pos;
-  pos.add("args", -1);
 
-  const po::variables_map vm = cli::parse(split, argv, all, &pos);
-  if (cli::print_help_or_version(vm, kHelp, visible, std::cout)) {
-    exit_code = 0;
-    return;
-  }
-  if (vm.count("args")) {
-    // A command given without "--": its own options would have been taken for ours.
-    auto args = vm["args"].as<std::vector<std::string>>();
-    if (!o.command.empty()) throw UsageError("unexpected argument '" + args[0] + "' before --");
-    o.command = args;
-  }
+  // The options end where the command begins; "--" itself is nobody's.
+  const int end = options_end(argc, argv, visible);
+  const po::variables_map vm = cli::parse(end, argv, visible);
+  for (int i = end + (end < argc && std::strcmp(argv[end], "--") == 0); i < argc; ++i)
+    o.command.emplace_back(argv[i]);
+  if (cli::print_help_or_version(vm, kHelp, visible,
+                                 pmclog::tools::standard_output().stream()))
+    return std::nullopt;
+
   if (vm.count("event")) {
     o.events = split_list(events);
     o.events_given = true;
@@ -148,35 +236,62 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
     const auto spec = find_event(name);
     if (!spec) throw UsageError("unknown event '" + name + "' (see --list-events)");
     // The same perf event twice would be opened twice and every sample counted twice.
-    for (const auto& [other, s] : seen)
-      if (s.type == spec->type && s.config == spec->config)
+    for (const auto& [other, sp] : seen)
+      if (sp.type == spec->type && sp.config == spec->config)
         throw UsageError("-e names the same event twice: '" + other +
                          (other == name ? "'" : "' and '" + name + "' (" + spec->name + ")"));
     seen.emplace_back(name, *spec);
   }
-  if (vm.count("period")) {
-    if (period == 0) throw UsageError("-c PERIOD must be at least 1");
-    o.period = period;
+  // --count counts: a sampling rate, a period or a callchain option would be ignored.
+  if (o.counting) {
+    if (vm.count("freq"))
+      throw UsageError("--count and -F/--freq cannot be used together: --count counts, -F "
+                       "sets a sampling rate");
+    if (vm.count("period"))
+      throw UsageError("--count and -c/--period cannot be used together: --count counts, -c "
+                       "sets a sampling period");
+    if (vm.count("depth"))
+      throw UsageError("--count and --depth cannot be used together: --count records no "
+                       "callchains");
+    if (o.user_callchain)
+      throw UsageError("--count and --user-callchain cannot be used together: --count "
+                       "records no callchains");
   }
+  if (vm.count("period")) o.period = whole_number("-c/--period", period, 1, UINT64_MAX, "");
   if (vm.count("freq")) {
-    if (o.period) throw UsageError("-c and -F exclude each other");
-    if (freq < 1) throw UsageError("-F HZ must be at least 1");
+    if (o.period)
+      throw UsageError("-c/--period and -F/--freq cannot be used together: give a period or "
+                       "a rate");
+    o.frequency = whole_number("-F/--freq", freq, 1, UINT64_MAX, "samples per second");
     const uint64_t max = max_sample_rate();
-    if (max && freq > max)
-      throw UsageError("-F " + std::to_string(freq) + ": above this machine's maximum of " +
+    if (max && o.frequency > max)
+      throw UsageError("-F/--freq: " + quoted(freq) + " is above this machine's maximum of " +
                        std::to_string(max) + " (kernel.perf_event_max_sample_rate)");
-    o.frequency = freq;
   }
-  if (vm.count("pid") && !parse_pids(pids, o.pids)) throw UsageError("-p needs PID[,PID...]");
+  if (vm.count("pid") && !parse_pids(pids, o.pids))
+    throw UsageError("-p/--pid: " + quoted(pids) + " is not PID[,PID...] (process ids above 0)");
   if (vm.count("depth")) {
     o.depth_given = true;
-    if (o.depth == 0) throw UsageError("--depth must be at least 1");
+    o.depth = static_cast<uint32_t>(whole_number("--depth", depth, 1, UINT32_MAX, "frames"));
+  }
+  if (vm.count("mmap-pages")) {
+    o.mmap_pages = whole_number("--mmap-pages", mmap_pages, 1, 1 << 20, "");
+    if (!std::has_single_bit(o.mmap_pages))
+      throw UsageError("--mmap-pages: " + quoted(mmap_pages) + " is not a power of two");
+  }
+  if (vm.count("duration")) o.duration = seconds(duration);
+
+  // The generations this writer takes; the shared check would list L1 as one of them.
+  pmclog::Generation gen = pmclog::Generation::M10;  // what FreeBSD's kernel writes today
+  if (!abi.generation.empty()) {
+    const auto g = pmclog::parse_generation(abi.generation);
+    if ((!g && abi.generation != "M" && abi.generation != "m") ||
+        (g && *g == pmclog::Generation::L1))
+      throw UsageError("--generation: " + quoted(abi.generation) +
+                       " is not one of L2 L3 M M9 M10 (L1 has no callchains)");
   }
   const pmclog::AbiHint hint = cli::abi_hint(abi);
-  pmclog::Generation gen = pmclog::Generation::M10;  // what FreeBSD's kernel writes today
   if (hint.generation) gen = *hint.generation;
-  if (gen == pmclog::Generation::L1)
-    throw UsageError("--generation must be L2, L3, M9, M10 or M (L1 has no callchains)");
   const uint8_t width = hint.address_width.value_or(sizeof(void*));
   if (width < sizeof(void*))
     throw UsageError("--address-width 4 cannot hold this machine's 64-bit addresses; use 8");
@@ -184,52 +299,33 @@ void parse_into(Options& o, int split, char** argv, int& exit_code) {
       std::endian::native == std::endian::little ? pmclog::ByteOrder::little
                                                  : pmclog::ByteOrder::big);
   o.abi = pmclog::Abi::make(gen, width, order);
-  if (o.mmap_pages == 0 || (o.mmap_pages & (o.mmap_pages - 1)))
-    throw UsageError("--mmap-pages must be a power of two");
-  if (o.duration < 0) throw UsageError("--duration must be positive");
   if (o.user_callchain && o.abi.legacy())
     throw UsageError("--user-callchain needs a modern generation (M9, M10): " +
                      std::string(pmclog::generation_name(gen)) +
                      " kernels have no PMC_F_USERCALLCHAIN and write only the kernel stack of "
                      "a kernel-mode sample");
-  if (o.user_callchain && o.counting)
-    throw UsageError("--user-callchain is for sampling; --count takes no callchains");
   if (o.per_process && !o.counting) throw UsageError("--per-process needs --count");
-  if (o.list_events) return;
+  if (o.list_events) {
+    if (!o.command.empty())
+      throw UsageError("--list-events takes no command: unexpected argument " +
+                       quoted(o.command[0]));
+    return o;
+  }
 
   const int targets = (!o.command.empty()) + (!o.pids.empty());
   if (targets == 0 && !o.system_wide)
-    throw UsageError("nothing to profile: give -- COMMAND, -p PID or -a");
+    throw UsageError("nothing to profile: give COMMAND [ARGS...], -p PID or -a");
   if (!o.command.empty() && !o.pids.empty())
-    throw UsageError("give either a command or -p, not both");
-  if (o.system_wide && !o.pids.empty()) throw UsageError("-a and -p exclude each other");
+    throw UsageError("give either a command or -p/--pid, not both");
+  if (o.system_wide && !o.pids.empty())
+    throw UsageError("-a/--all-cpus and -p/--pid cannot be used together");
   if (o.counting && o.system_wide)
     throw UsageError("--count with -a is not supported (system-mode counting PMCs write no "
                      "PROCCSW/PROCEXIT); use --count with a command or -p");
-}
-
-}  // namespace
-
-std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
-  Options o;
-  // Everything after "--" is the command, untouched by option parsing.
-  int split = argc;
-  for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--") == 0) {
-      split = i;
-      break;
-    }
-  for (int i = split + 1; i < argc; ++i) o.command.emplace_back(argv[i]);
-  exit_code = -1;  // set to 0 by --help/--version
-  const int code = cli::catch_usage_errors(kTool, [&] {
-    parse_into(o, split, argv, exit_code);
-    return 0;
-  });
-  if (code != 0) {
-    exit_code = code;
-    return std::nullopt;
-  }
-  if (exit_code == 0) return std::nullopt;
+  if (!o.output.empty() && output_is_terminal(o.output))
+    throw UsageError("-o " + pmclog::display_path(o.output) +
+                     ": not writing a binary log to a terminal; redirect standard output or "
+                     "give -o FILE");
   return o;
 }
 

@@ -20,7 +20,7 @@ struct Options {
   std::string output;              // -o; empty: default name
   std::vector<pid_t> pids;         // -p
   bool system_wide = false;        // -a
-  double duration = 0;             // --duration; 0: until the command/processes end
+  double duration = 0;             // --duration (> 0 when given); 0: until the end
   pmclog::Abi abi;                 // --generation, --address-width, --byte-order
   uint32_t depth = 32;             // --depth
   bool depth_given = false;
@@ -36,17 +36,11 @@ struct Options {
   std::vector<std::string> command;
 };
 
-// Parses argv. Returns nullopt and sets `exit_code` when the program should stop at once
-// (--help, --version: 0; a usage error already reported on stderr: 2).
-std::optional<Options> parse_options(int argc, char** argv, int& exit_code);
+// Parses argv: the options end at "--" or at the first argument that is not an option or an
+// option's value, where the command begins. Returns nullopt when --help or --version was
+// printed; throws tools::UsageError (or a program_options error) for a usage error.
+std::optional<Options> parse_options(int argc, char** argv);
 
 inline constexpr const char* kDefaultOutput = "pmclog.out";
-
-// Exit statuses of the tool's own failures, as env(1) and timeout(1) have them, so that they
-// stay apart from the command's (passed through) and from usage errors (2, before anything
-// runs).
-inline constexpr int kExitFailed = 125;      // pmclog-record itself failed
-inline constexpr int kExitCannotRun = 126;   // the command exists but cannot be executed
-inline constexpr int kExitNotFound = 127;    // no such command
 
 }  // namespace record

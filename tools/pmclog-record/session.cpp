@@ -17,7 +17,9 @@
 
 #include "callchain_depth.h"
 #include "count_report.h"
+#include "diagnostics.h"
 #include "event_opening.h"
+#include "exit_status.h"
 #include "launcher.h"
 #include "log_sink.h"
 #include "pmclog/container.h"
@@ -28,8 +30,12 @@
 #include "proc_info.h"
 #include "record_conversion.h"
 #include "signals.h"
+#include "stdout_sink.h"
 
 namespace record {
+
+using pmclog::tools::diag;
+using pmclog::tools::Exit;
 
 using pmclog::Field;
 using pmclog::Kind;
@@ -127,7 +133,7 @@ class Merger {
 int status_to_exit(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);  // as shells report it
-  return kExitFailed;
+  return code(Exit::tool_failed);
 }
 
 bool read_group(int fd, PerfEvent& e) {
@@ -145,8 +151,15 @@ bool read_group(int fd, PerfEvent& e) {
 }  // namespace
 
 int list_events() {
-  std::printf("%-18s %-10s %-30s %s\n", "EVENT", "KIND", "ALIASES", "ON THIS MACHINE");
+  auto& out = pmclog::tools::standard_output();
+  char line[512];
+  auto row = [&](const char* a, const char* b, const char* c, const char* d) {
+    std::snprintf(line, sizeof line, "%-18s %-10s %-30s %s\n", a, b, c, d);
+    out.write(line);
+  };
+  row("EVENT", "KIND", "ALIASES", "ON THIS MACHINE");
   for (const auto& ev : known_events()) {
+    if (out.closed()) return 0;  // the reader went away: nothing more to open
     std::string aliases;
     for (const auto& a : event_aliases())
       if (a.name == ev.name && a.alias != ev.name) {
@@ -170,10 +183,10 @@ int list_events() {
       if (ev.hardware && (e == ENOENT || e == ENODEV || e == EOPNOTSUPP))
         status += " (no hardware PMU; --fallback uses " + ev.fallback + ")";
     }
-    std::printf("%-18s %-10s %-30s %s\n", ev.name.c_str(), ev.hardware ? "hardware" : "software",
-                aliases.empty() ? "-" : aliases.c_str(), status.c_str());
+    row(ev.name.c_str(), ev.hardware ? "hardware" : "software",
+        aliases.empty() ? "-" : aliases.c_str(), status.c_str());
   }
-  std::printf("%-18s %-10s %-30s %s\n", "rXXXX", "raw", "-", "hexadecimal PMU event code");
+  row("rXXXX", "raw", "-", "hexadecimal PMU event code");
   return 0;
 }
 
@@ -183,7 +196,7 @@ int run_record(const Options& opt) {
   std::vector<EventChoice> events;
   for (const auto& name : opt.events) {
     auto spec = find_event(name);
-    if (!spec) return kExitFailed;  // unreachable after parse_options()
+    if (!spec) return code(Exit::tool_failed);  // unreachable after parse_options()
     events.push_back(EventChoice{name, *spec, false});
   }
 
@@ -194,17 +207,17 @@ int run_record(const Options& opt) {
     bool found = false;
     auto p = resolve_command(opt.command[0], why, found);
     if (!p) {
-      std::fprintf(stderr, "pmclog-record: cannot run '%s': %s; nothing was recorded\n",
-                   pmclog::display_path(opt.command[0]).c_str(), why.c_str());
+      diag().error("cannot run '" + pmclog::display_path(opt.command[0]) + "': " + why +
+                   "; nothing was recorded");
       // As a shell does: 127 when there is no such program, 126 when it cannot be run.
-      return found ? kExitCannotRun : kExitNotFound;
+      return code(found ? Exit::cannot_run : Exit::not_found);
     }
     cmd_path = *p;
   }
   for (pid_t pid : opt.pids)
     if (!process_exists(pid)) {
-      std::fprintf(stderr, "pmclog-record: no process %d; nothing was recorded\n", pid);
-      return kExitFailed;
+      diag().error("no process " + std::to_string(pid) + "; nothing was recorded");
+      return code(Exit::tool_failed);
     }
 
   const pmclog::Abi abi = opt.abi;
@@ -214,10 +227,9 @@ int run_record(const Options& opt) {
                    read_kernel_stack_limits(), opt.user_callchain ? 2 : 1);
   const uint32_t depth = dc.depth;
   if (opt.depth_given && !dc.capped_by.empty() && !opt.quiet)
-    std::fprintf(stderr, "pmclog-record: callchain depth capped at %u (%s)\n", depth,
-                 dc.capped_by.c_str());
-  if (!dc.note.empty() && !opt.counting && !opt.quiet)
-    std::fprintf(stderr, "pmclog-record: note: %s\n", dc.note.c_str());
+    diag().note("callchain depth capped at " + std::to_string(depth) + " (" + dc.capped_by +
+                 ")");
+  if (!dc.note.empty() && !opt.counting && !opt.quiet) diag().note(dc.note);
 
   install_signal_handlers();
   Launcher launcher;
@@ -225,8 +237,8 @@ int run_record(const Options& opt) {
   if (command_mode) {
     std::string err;
     if (!launcher.prepare(cmd_path, opt.command, err)) {
-      std::fprintf(stderr, "pmclog-record: %s\n", err.c_str());
-      return kExitFailed;
+      diag().error(err);
+      return code(Exit::tool_failed);
     }
     if (!opt.system_wide) targets.push_back(launcher.pid());
   }
@@ -250,10 +262,9 @@ int run_record(const Options& opt) {
   {
     std::string err;
     if (!open_events(events, s, targets, ncpu, opened, err)) {
-      std::fprintf(stderr, "pmclog-record: %s; nothing was recorded\n",
-                   pmclog::terminal_safe(err).c_str());
+      diag().error(err + "; nothing was recorded");
       launcher.abort();
-      return kExitFailed;
+      return code(Exit::tool_failed);
     }
   }
 
@@ -265,8 +276,8 @@ int run_record(const Options& opt) {
     if (stat(out_path.c_str(), &st) == 0) {
       std::string old = out_path + ".old";
       if (std::rename(out_path.c_str(), old.c_str()) == 0 && !opt.quiet)
-        std::fprintf(stderr, "pmclog-record: kept the previous %s as %s\n",
-                     pmclog::display_path(out_path).c_str(), pmclog::display_path(old).c_str());
+        diag().note("kept the previous " + pmclog::display_path(out_path) + " as " +
+                    pmclog::display_path(old));
     }
   }
   LogSink sink(abi, out_path);
@@ -274,9 +285,9 @@ int run_record(const Options& opt) {
     std::string err;
     if (!sink.open(err)) {
       // the sink's messages name the output path
-      std::fprintf(stderr, "pmclog-record: %s\n", pmclog::terminal_safe(err).c_str());
+      diag().error(err);
       launcher.abort();
-      return kExitFailed;
+      return code(Exit::tool_failed);
     }
   }
 
@@ -317,10 +328,10 @@ int run_record(const Options& opt) {
     const auto w = pmclog::container_arch_width(c.arch);
     if (w && *w != abi.address_width) {
       if (!opt.quiet)
-        std::fprintf(stderr, "pmclog-record: note: the PMCL container says arch \"other\": this "
-                             "machine's %s writes %u-byte addresses, the log %u-byte ones\n",
-                     std::string(*pmclog::container_arch_name(c.arch)).c_str(), unsigned{*w},
-                     unsigned{abi.address_width});
+        diag().note("the PMCL container says arch \"other\": this machine's " +
+                    std::string(*pmclog::container_arch_name(c.arch)) + " writes " +
+                    std::to_string(unsigned{*w}) + "-byte addresses, the log " +
+                    std::to_string(unsigned{abi.address_width}) + "-byte ones");
       c.arch = static_cast<uint16_t>(pmclog::ContainerArch::other);
     }
     std::vector<uint8_t> bytes;
@@ -341,9 +352,9 @@ int run_record(const Options& opt) {
     sink.emit(init, t0);
   }
   if (!pmclog::type_of_kind(abi.generation, Kind::pmcallocatedyn) && !opt.quiet)
-    std::fprintf(stderr, "pmclog-record: note: %s logs have no PMCALLOCATEDYN, so the event "
-                 "names are not recorded (PMCALLOCATE carries only the code)\n",
-                 std::string(pmclog::generation_name(abi.generation)).c_str());
+    diag().note(std::string(pmclog::generation_name(abi.generation)) +
+                " logs have no PMCALLOCATEDYN, so the event names are not recorded "
+                "(PMCALLOCATE carries only the code)");
   uint32_t flags = opt.counting ? (kFlagLogProccsw | kFlagLogProcexit) : kFlagCallchain;
   if (opt.user_callchain) flags |= kFlagUserCallchain;
   if (!opt.system_wide) flags |= kFlagDescendants;
@@ -420,12 +431,11 @@ int run_record(const Options& opt) {
     std::string err;
     int exec_errno = 0;
     if (!launcher.go(err, exec_errno)) {
-      std::fprintf(stderr, "pmclog-record: %s: %s; nothing was recorded\n", err.c_str(),
-                   pmclog::display_path(cmd_path).c_str());
+      diag().error(err + ": " + pmclog::display_path(cmd_path) + "; nothing was recorded");
       int st;
       waitpid(child, &st, 0);
       // ENOENT after the program was found: its interpreter is missing, as env(1) says 127.
-      return exec_errno == ENOENT ? kExitNotFound : kExitCannotRun;
+      return code(exec_errno == ENOENT ? Exit::not_found : Exit::cannot_run);
     }
   } else if (!opt.system_wide) {
     set_enabled(opened, true);
@@ -451,6 +461,7 @@ int run_record(const Options& opt) {
   uint64_t kill_at = UINT64_MAX;
   bool child_done = !command_mode;
   int child_status = 0;
+  bool reader_gone = false;
   // Test hook: a slow consumer, so that tests can make the ring buffers overflow for sure.
   const char* delay_env = std::getenv("PMCLOG_RECORD_DRAIN_DELAY_MS");
   const int drain_delay_ms = delay_env ? std::atoi(delay_env) : 0;
@@ -493,6 +504,13 @@ int run_record(const Options& opt) {
       kill(child, SIGKILL);
       kill_at = UINT64_MAX;
     }
+    // The reader of the log went away (`-o - | head`): nothing more can be delivered, so stop
+    // sampling; a command runs on to its end, and its status stays the tool's.
+    if (sink.closed() && !reader_gone) {
+      reader_gone = true;
+      set_enabled(opened, false);
+      if (!command_mode) break;
+    }
     if (!opt.pids.empty()) {
       bool any = false;
       for (pid_t p : opt.pids) any = any || process_exists(p);
@@ -525,11 +543,13 @@ int run_record(const Options& opt) {
   }
   std::string err;
   if (!sink.commit(err)) {
-    std::fprintf(stderr, "pmclog-record: %s; no log was written\n",
-                 pmclog::terminal_safe(err).c_str());
-    return kExitFailed;
+    diag().error(err + "; no log was written");
+    return code(Exit::tool_failed);
   }
   if (command_mode) exit_code = status_to_exit(child_status);
+  // Not all of the log reached its reader, which chose to stop: no summary claims what was
+  // not delivered, and the totals of --count stopped with the sampling.
+  if (sink.closed()) return exit_code;
 
   const auto& st = conv.stats();
   if (!opt.quiet) {
@@ -538,25 +558,23 @@ int run_record(const Options& opt) {
       if (!evnames.empty()) evnames += ',';
       evnames += e.spec.name;
     }
-    std::fprintf(stderr,
-                 "pmclog-record: wrote %s (%s): %llu records, %llu bytes, %llu samples of %s",
-                 pmclog::display_path(out_path).c_str(), std::string(pmclog::describe(abi)).c_str(),
-                 static_cast<unsigned long long>(sink.records()),
-                 static_cast<unsigned long long>(sink.bytes()),
-                 static_cast<unsigned long long>(st.samples), evnames.c_str());
+    const std::string shown =
+        out_path == "-" ? "standard output" : pmclog::display_path(out_path);
+    std::string summary = "wrote " + shown + " (" +
+                          std::string(pmclog::describe(abi)) + "): " +
+                          std::to_string(sink.records()) + " records, " +
+                          std::to_string(sink.bytes()) + " bytes, " +
+                          std::to_string(st.samples) + " samples of " + evnames;
     if (opt.counting)
-      std::fprintf(stderr, ", %llu context-switch records",
-                   static_cast<unsigned long long>(st.switches));
+      summary += ", " + std::to_string(st.switches) + " context-switch records";
     else
-      std::fprintf(stderr, ", %llu callchains cut",
-                   static_cast<unsigned long long>(st.cut_chains));
-    std::fprintf(stderr, ", %llu lost\n", static_cast<unsigned long long>(st.lost));
+      summary += ", " + std::to_string(st.cut_chains) + " callchains cut";
+    summary += ", " + std::to_string(st.lost) + " lost";
+    diag().info(summary);
     if (st.cut_chains)
-      std::fprintf(stderr, "pmclog-record: %llu of %llu callchains stop early: frame-pointer "
-                   "unwinding reached an address that cannot be code (code built without "
-                   "frame pointers)\n",
-                   static_cast<unsigned long long>(st.cut_chains),
-                   static_cast<unsigned long long>(st.samples));
+      diag().info(std::to_string(st.cut_chains) + " of " + std::to_string(st.samples) +
+                  " callchains stop early: frame-pointer unwinding reached an address that "
+                  "cannot be code (code built without frame pointers)");
     if (opt.counting) {
       std::vector<EventSpec> specs;
       for (const auto& e : events) specs.push_back(e.spec);
@@ -565,21 +583,23 @@ int run_record(const Options& opt) {
         procs.push_back(ProcessCounts{pid, conv.name_of(pid), values});
       const std::string who = command_mode ? "the command and all its descendants"
                                             : "the attached processes and their descendants";
-      std::fputs(count_report(specs, count_totals, procs, opt.per_process, who).c_str(), stderr);
+      const std::string report = count_report(specs, count_totals, procs, opt.per_process, who);
+      // Its lines carry the tool's name where they should, and escaped process names.
+      for (size_t at = 0, nl; (nl = report.find('\n', at)) != std::string::npos; at = nl + 1)
+        diag().line(std::string_view(report).substr(at, nl - at));
     }
   }
   if (st.lost)
-    std::fprintf(stderr, "pmclog-record: %llu samples lost in %llu ring-buffer overflows "
-                 "(DROPNOTIFY records); use a larger --mmap-pages or a lower -F\n",
-                 static_cast<unsigned long long>(st.lost),
-                 static_cast<unsigned long long>(st.lost_records));
+    diag().warning(std::to_string(st.lost) + " samples lost in " +
+                   std::to_string(st.lost_records) +
+                   " ring-buffer overflows (DROPNOTIFY records); use a larger --mmap-pages or "
+                   "a lower -F");
   if (st.throttled)
-    std::fprintf(stderr, "pmclog-record: the kernel throttled sampling %llu times "
-                 "(kernel.perf_event_max_sample_rate); use a lower -F\n",
-                 static_cast<unsigned long long>(st.throttled));
+    diag().warning("the kernel throttled sampling " + std::to_string(st.throttled) +
+                   " times (kernel.perf_event_max_sample_rate); use a lower -F");
   if (sink.encode_failures())
-    std::fprintf(stderr, "pmclog-record: %llu records could not be encoded and were left out\n",
-                 static_cast<unsigned long long>(sink.encode_failures()));
+    diag().warning(std::to_string(sink.encode_failures()) +
+                   " records could not be encoded and were left out");
   return exit_code;
 }
 

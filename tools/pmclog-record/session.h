@@ -7,7 +7,7 @@
 namespace record {
 
 // Returns the process exit status: the command's status (128+N for signal N), 0 for -p/-a,
-// or kExitFailed/kExitCannotRun/kExitNotFound (options.h).
+// or Exit::tool_failed, cannot_run, not_found (exit_status.h) with the message printed.
 int run_record(const Options& opt);
 // --list-events: prints the table with each event opened to test support.
 int list_events();

@@ -19,7 +19,7 @@ _pmclog_args_pmclog_record="--event --period --freq --depth --pid --duration --o
   --mmap-pages --generation --address-width --byte-order"
 _pmclog_flags_pmclog_record="--help --version --user-only --container --user-callchain
   --fallback --count --per-process --list-events --all-cpus --quiet"
-_pmclog_args_pmclog_report="--output --out-file --by --sort --limit --min-width --width
+_pmclog_args_pmclog_report="--format --output --by --sort --limit --min-width --width
   --title --callgraph-depth --max-stacks --pid --tid --comm --event --cpu --from --to --sysroot --symfs
   --kernel --debug-dir --libpmc --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_report="--help --version --comm-frame --by-file --icicle --reverse
@@ -37,8 +37,7 @@ _pmclog_long_of() {  # TOOL SHORT
     pmclog-dump:-t) echo --type ;;
     pmclog-dump:-p | pmclog-record:-p) echo --pid ;;
     pmclog-dump:-n) echo --head ;;
-    pmclog-validate:-o | pmclog-write:-o | pmclog-record:-o) echo --output ;;
-    pmclog-report:-o) echo --out-file ;;
+    pmclog-validate:-o | pmclog-write:-o | pmclog-record:-o | pmclog-report:-o) echo --output ;;
     pmclog-report:-z) echo --callgraph-depth ;;
     pmclog-write:-n) echo --records ;;
     pmclog-write:-s) echo --size ;;
@@ -60,7 +59,7 @@ _pmclog_values() {  # TOOL LONG-OPTION
     *:--address-width | *:--address-slot | *:--time-width) echo "4 8" ;;
     pmclog-dump:--format) echo "text pmcstat jsonl explain json" ;;
     pmclog-validate:--format) echo "text json github junit" ;;
-    pmclog-report:--output) echo "list:top folded svg pprof callgraph perf-script speedscope" ;;
+    pmclog-report:--format) echo "list:top folded svg pprof callgraph perf-script speedscope" ;;
     pmclog-report:--by) echo "list:comm pid tid thread object dso symbol sym" ;;
     pmclog-report:--sort) echo "self total name object" ;;
     pmclog-record:--event)
@@ -71,7 +70,7 @@ _pmclog_values() {  # TOOL LONG-OPTION
       echo "truncate bad-magic bad-length unknown-type unterminated-string overlong-callchain
         time-backwards" ;;
     *:--sysroot | pmclog-report:--symfs | pmclog-report:--debug-dir) echo dir ;;
-    *:--output | *:--out-file | *:--inject-log | *:--kernel | *:--libpmc) echo file ;;
+    *:--output | *:--inject-log | *:--kernel | *:--libpmc) echo file ;;
     *) echo "" ;;
   esac
 }

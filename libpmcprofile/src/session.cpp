@@ -824,6 +824,7 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   auto opened = pmclog::open_log(name, opt_.hint, nullptr, std::move(on_read));
   if (!opened) {
     rep.error = opened.error().message;
+    rep.unreadable = opened.error().code == pmclog::Errc::io;
     return rep;
   }
   pmclog::OpenLog& log = opened.value();

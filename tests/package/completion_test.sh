@@ -59,7 +59,7 @@ help_of() {  # TOOL OPTION: the option's lines of --help
     /^$/ { on = 0 }
     on' | tr -s ' \n' ' '
 }
-for pair in pmclog-dump:--format pmclog-validate:--format pmclog-report:--output \
+for pair in pmclog-dump:--format pmclog-validate:--format pmclog-report:--format \
   pmclog-report:--by pmclog-report:--sort pmclog-write:--inject pmclog-dump:--byte-order \
   pmclog-dump:--generation pmclog-record:--generation; do
   t=${pair%%:*} o=${pair#*:}
@@ -85,8 +85,8 @@ expect "L2 L3 M M10 M9" pmclog-record --generation ""
 expect "big" pmclog-write --byte-order b
 expect "4 8" pmclog-report --address-width ""
 expect "synth" pmclog-write sy
-expect "top,folded" pmclog-report --output top,fo
-expect "perf-script pprof" pmclog-report --output p
+expect "top,folded" pmclog-report --format top,fo
+expect "perf-script pprof" pmclog-report --format p
 expect "comm,dso" pmclog-report --by comm,d
 expect "cpu-clock" pmclog-record -e cpu-cl
 expect "cycles,task-clock" pmclog-record --event cycles,task-c
@@ -95,9 +95,9 @@ expect "" pmclog-dump --head ""                       # a number: nothing to off
 expect "comm,dso comm,object comm,pid comm,sym comm,symbol comm,thread comm,tid" pmclog-report --by comm,
 expect "" pmclog-report --by comm,pid,co
 expect "--by=comm,pid,dso" pmclog-report --by=comm,pid,d
-expect "" pmclog-report --output top,t
+expect "" pmclog-report --format top,t
 expect "folded,top,callgraph folded,top,perf-script folded,top,pprof folded,top,speedscope folded,top,svg" \
-  pmclog-report --output folded,top,
+  pmclog-report --format folded,top,
 got=$(run pmclog-record -e cycles,)
 [[ " $got " != *" cycles,cycles "* && " $got " == *" cycles,task-clock "* ]] ||
   fail "pmclog-record -e cycles,: '$got'"

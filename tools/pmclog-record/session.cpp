@@ -257,18 +257,9 @@ int run_record(const Options& opt) {
   s.frequency = opt.frequency;
   s.max_stack = depth;  // frames only: the kernel counts the context markers apart
   s.mmap_pages = opt.mmap_pages;
-  const int ncpu = online_cpu_count();
-  OpenedEvents opened;
-  {
-    std::string err;
-    if (!open_events(events, s, targets, ncpu, opened, err)) {
-      diag().error(err + "; nothing was recorded");
-      launcher.abort();
-      return code(Exit::tool_failed);
-    }
-  }
-
-  // The output: an existing default-named log is kept as .old rather than overwritten.
+  // The output opens before the events, so an output that is refused (a file the user may not
+  // write, a terminal) is the only message. An existing default-named log is kept as .old, as
+  // perf keeps perf.data.old.
   std::string out_path = opt.output;
   if (out_path.empty()) {
     out_path = kDefaultOutput;
@@ -286,6 +277,17 @@ int run_record(const Options& opt) {
     if (!sink.open(err)) {
       // the sink's messages name the output path
       diag().error(err);
+      launcher.abort();
+      return code(Exit::tool_failed);
+    }
+  }
+
+  const int ncpu = online_cpu_count();
+  OpenedEvents opened;
+  {
+    std::string err;
+    if (!open_events(events, s, targets, ncpu, opened, err)) {
+      diag().error(err + "; nothing was recorded");
       launcher.abort();
       return code(Exit::tool_failed);
     }

@@ -91,14 +91,6 @@ std::string render(report::OutputKind kind, pmcprofile::Session& session, const 
 // An output that failed: a closed pipe ends the run quietly, anything else with 2.
 void check(const tools::OutputError& e) { tools::throw_if_failed(e); }
 
-// An input that open_log could not open because of the file itself (missing, a folder, no
-// permission), not of its bytes: that is exit 2 as in every tool, damaged data 1.
-bool cannot_open(const std::string& in) {
-  if (in == "-") return false;
-  struct stat st;
-  return stat(in.c_str(), &st) != 0 || S_ISDIR(st.st_mode) || access(in.c_str(), R_OK) != 0;
-}
-
 // Two outputs that would write one file: the second would replace the first. One regular
 // file by any spelling or link (device and inode), or one path not made yet.
 bool same_output(const std::string& a, const std::string& b) {
@@ -266,7 +258,7 @@ int body(int argc, char** argv) {
     kept += r.kept;
     for (const auto& n : r.notes) diag().note_once(n);  // once per run, whatever the inputs
     if (!r.error.empty()) {
-      const Exit s = !r.opened && cannot_open(in) ? Exit::io : Exit::bad_data;
+      const Exit s = r.unreadable ? Exit::io : Exit::bad_data;
       if (tools::code(s) > tools::code(status)) status = s;
       stopped_by_damage = stopped_by_damage || (r.damaged != 0 && !cfg.profile.keep_going);
       errors.push_back(r.damaged != 0 && cfg.profile.keep_going

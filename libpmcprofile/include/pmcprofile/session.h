@@ -115,6 +115,9 @@ struct Sample {
 struct InputReport {
   std::string name;
   bool opened = false;
+  // The input itself could not be read (missing, a folder, no permission, a closed standard
+  // input), as opposed to bytes that are not a log.
+  bool unreadable = false;
   std::string abi;           // "M10, 64-bit addresses, little-endian"
   std::string compression;   // "none", "gzip", ...
   uint64_t records = 0;

@@ -1,5 +1,9 @@
 #include "log_sink.h"
 
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <ctime>
 
 #include "diagnostics.h"
@@ -28,7 +32,13 @@ bool LogSink::open(std::string& err) {
     err = e.message;
     return false;
   }
-  buf_.reserve(1 << 20);
+  // A pipe's reader may stop at any time (head -c): written in small pieces, the log meets
+  // the closed pipe while it is recorded, so the summary never claims bytes nobody read.
+  struct stat st;
+  const bool stream = final_path_ == "-" ? fstat(STDOUT_FILENO, &st) == 0 && !S_ISREG(st.st_mode)
+                                         : stat(final_path_.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+  flush_at_ = stream ? 16u << 10 : (1u << 20) - 65536;
+  buf_.reserve(flush_at_ + 65536);
   return true;
 }
 
@@ -56,7 +66,7 @@ void LogSink::emit(pmclog::RecordValue& r, uint64_t mono_ns) {
   }
   ++records_;
   bytes_ += *n;
-  if (buf_.size() >= (1u << 20) - 65536) flush();
+  if (buf_.size() >= flush_at_) flush();
 }
 
 // The first write error sticks in the output; commit() reports it.
@@ -73,6 +83,12 @@ bool LogSink::commit(std::string& err) {
   if (e.kind == pmclog::tools::OutputError::Kind::closed_pipe) {
     closed_ = true;
     return true;
+  }
+  // The pipe took the last bytes, but its reader is already gone (POLLERR on the write end):
+  // what it did not read is lost.
+  if (!e && final_path_ == "-") {
+    pollfd p{STDOUT_FILENO, POLLOUT, 0};
+    if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) closed_ = true;
   }
   if (e) err = e.message;
   return !e;

@@ -49,6 +49,7 @@ class LogSink {
   std::string final_path_;
   pmclog::tools::OutputFile out_;
   std::vector<uint8_t> buf_;
+  size_t flush_at_ = 0;  // buffered bytes that are written at once
   uint64_t records_ = 0, bytes_ = 0, encode_failures_ = 0;
   bool closed_ = false;
   int64_t rt_offset_ = 0;

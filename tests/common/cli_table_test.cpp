@@ -930,7 +930,10 @@ TEST(CliTableSelf, OptionCoverage) {
     }
     ASSERT_GT(opts.size(), 3u) << tool << " --help lists no options the parser can read";
     std::string missing;
-    for (const auto& [name, shrt] : opts) {
+    for (const auto& opt : opts) {
+      // named, not structured bindings: clang 14 cannot capture those in a lambda
+      const std::string& name = opt.first;
+      const std::string& shrt = opt.second;
       const bool covered = std::any_of(cases().begin(), cases().end(), [&](const Case& c) {
         return c.tool == std::string(tool) && uses(c.args, name, shrt);
       });

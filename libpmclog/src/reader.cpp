@@ -201,6 +201,12 @@ bool LogReader::skip() {
   return true;
 }
 
+SkippedRange LogReader::skip_or_resync() {
+  const uint64_t from = offset();
+  if (skip()) return {from, offset()};
+  return resync();
+}
+
 SkippedRange LogReader::resync() {
   Impl& s = *impl_;
   SkippedRange range{s.off, s.off};

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "pmclog/container.h"
+#include "pmcprofile/kallsyms.h"
 #include "pmcprofile/sysroot.h"
 
 namespace pmcprofile {
@@ -18,19 +19,6 @@ namespace {
 std::string last_component(std::string_view p) {
   const size_t slash = p.rfind('/');
   return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1));
-}
-
-// The _text address /proc/kallsyms gives, 0 when unreadable or hidden (kptr_restrict).
-uint64_t kallsyms_text_address() {
-  std::ifstream in("/proc/kallsyms");
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t sp = line.find(' ');
-    if (sp == std::string::npos) continue;
-    if (line.size() > sp + 3 && line.compare(sp + 3, std::string::npos, "_text") == 0)
-      return std::strtoull(line.c_str(), nullptr, 16);
-  }
-  return 0;
 }
 
 // The running kernel's build id, as the container of pmclog-record --container names it.
@@ -272,7 +260,7 @@ void ObjectTable::locate(ObjectInfo& o) {
         return;
       }
     }
-    if (opt_.kallsyms) o.kallsyms_text = kallsyms_text_address();
+    if (opt_.kallsyms) o.kallsyms_text = kernel_text_start();
     if (o.kallsyms_text != 0) {
       o.kallsyms = true;
       return;

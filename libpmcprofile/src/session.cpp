@@ -27,7 +27,6 @@ using pmclog::Field;
 using pmclog::Kind;
 
 using pmclog::kKernelPid;
-constexpr uint32_t kUserSpaceFlag = 0x1;
 
 std::string base_name(std::string_view p) {
   const size_t s = p.rfind('/');
@@ -113,7 +112,7 @@ class Replay {
       const uint32_t n = r.pcs.size();
       if (pcs_.size() < n) pcs_.resize(n);
       r.pcs.copy_to(pcs_);
-      it.hash = stack_hash(it.pid, it.tid, (it.cpuflags & kUserSpaceFlag) != 0, pcs_.data(), n);
+      it.hash = stack_hash(it.pid, it.tid, pmclog::Record::cpuflags_user(it.cpuflags), pcs_.data(), n);
     } else {
       it.slot = hold(r);
     }
@@ -245,7 +244,7 @@ class Replay {
       const uint32_t n = it.pcs.size();
       if (pcs_.size() < n) pcs_.resize(n);
       it.pcs.copy_to(pcs_);
-      sample(it.pid, it.tid, it.pmcid, it.cpuflags >> 16, (it.cpuflags & kUserSpaceFlag) != 0, pcs_.data(), n,
+      sample(it.pid, it.tid, it.pmcid, it.cpuflags >> 16, pmclog::Record::cpuflags_user(it.cpuflags), pcs_.data(), n,
              it.time, it.hash);
     } else {
       apply(held_[it.slot], it.time);
@@ -442,7 +441,7 @@ class Replay {
         sample(static_cast<uint32_t>(h[Field::pid]),
                abi_.legacy() ? static_cast<uint32_t>(h[Field::pid]) : static_cast<uint32_t>(h[Field::tid]),
                static_cast<uint32_t>(h[Field::pmcid]), static_cast<uint32_t>(h[Field::cpuflags] >> 16),
-               (h[Field::cpuflags] & kUserSpaceFlag) != 0, h.pcs.data(), h.pcs.size(), key, kNoHash);
+               pmclog::Record::cpuflags_user(h[Field::cpuflags]), h.pcs.data(), h.pcs.size(), key, kNoHash);
         break;
       case Kind::pcsample: {
         const uint64_t pc = h[Field::pc];
@@ -873,12 +872,7 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
       rep.error = err.message.rfind(log.display_name, 0) == 0 ? err.message
                                                               : log.display_name + ": " + err.message;
     if (!opt_.keep_going) break;
-    const uint64_t before = rd.offset();
-    if (rd.skip()) {
-      rep.skipped_bytes += rd.offset() - before;
-      continue;
-    }
-    const pmclog::SkippedRange sk = rd.resync();
+    const pmclog::SkippedRange sk = rd.skip_or_resync();
     rep.skipped_bytes += sk.to - sk.from;
     if (sk.to <= sk.from) break;
   }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "pmcprofile/kallsyms.h"
 #include "symbol_index.h"
 
 namespace pmcprofile {
@@ -25,7 +26,7 @@ struct Symbolizer::Module {
   Dwfl_Module* mod = nullptr;
   bool has_symbols = false;
   std::optional<SymbolIndex> symbols;  // with has_symbols
-  std::vector<std::pair<uint64_t, std::string>> kallsyms;  // sorted by address
+  std::vector<KernelSymbol> kallsyms;  // sorted by address
   // The compile units by address range, built on first need: libdw finds an address's unit
   // only through .debug_aranges, which clang does not emit unless asked (-gdwarf-aranges).
   struct UnitRange {
@@ -116,24 +117,6 @@ const char* die_name(Dwarf_Die* die, bool prefer_linkage) {
   return nullptr;
 }
 
-void read_kallsyms(std::vector<std::pair<uint64_t, std::string>>& out) {
-  std::ifstream in("/proc/kallsyms");
-  std::string line;
-  while (std::getline(in, line)) {
-    // "ADDR T name [module]"
-    const size_t s1 = line.find(' ');
-    if (s1 == std::string::npos || line.size() < s1 + 4) continue;
-    const char t = line[s1 + 1];
-    if (t != 't' && t != 'T' && t != 'w' && t != 'W') continue;
-    std::string name = line.substr(s1 + 3);
-    const size_t tab = name.find('\t');
-    if (tab != std::string::npos) name.resize(tab);
-    out.emplace_back(std::strtoull(line.c_str(), nullptr, 16), std::move(name));
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-}
-
 }  // namespace
 
 Symbolizer::Symbolizer(ObjectTable& objects, SymbolOptions opt)
@@ -171,7 +154,7 @@ Symbolizer::Module& Symbolizer::module(ObjectId id) {
   m.ready = true;
   const ObjectInfo& o = objects_.info(id);
   if (o.kallsyms) {
-    read_kallsyms(m.kallsyms);
+    m.kallsyms = read_kernel_code_symbols();
     m.has_symbols = !m.kallsyms.empty();
     ++s_->opened;
     return m;
@@ -203,11 +186,11 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
   Module& m = module(object);
   if (!m.kallsyms.empty()) {
     auto k = std::upper_bound(m.kallsyms.begin(), m.kallsyms.end(), at,
-                              [](uint64_t a, const auto& e) { return a < e.first; });
+                              [](uint64_t a, const KernelSymbol& e) { return a < e.address; });
     if (k == m.kallsyms.begin()) {
       out.why = Unresolved::no_symbols;
     } else {
-      out.frames.push_back({std::prev(k)->second, "", 0, false, address - std::prev(k)->first});
+      out.frames.push_back({std::prev(k)->name, "", 0, false, address - std::prev(k)->address});
     }
     return out;
   }

@@ -248,15 +248,12 @@ class Driver {
         tools::diag().note_once("stopped at the first damage; -k/--keep-going skips it and goes on");
         break;
       }
-      const uint64_t before = reader.offset();
-      pmclog::SkippedRange range;
-      if (reader.skip()) range = {e.offset, reader.offset()};
-      else range = reader.resync();
+      const pmclog::SkippedRange range = reader.skip_or_resync();
       if (!fmt) stats.skipped(range);
       report(file + ": skipped bytes " + std::to_string(range.from) + ".." +
              std::to_string(range.to) + " (" + std::to_string(range.to - range.from) +
              " bytes), going on at offset " + std::to_string(range.to));
-      if (reader.offset() == before && range.to == range.from) break;  // no progress
+      if (range.to == range.from) break;  // nothing left to step over
     }
     progress.clear();
     emit_notes(st);

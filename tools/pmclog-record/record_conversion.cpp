@@ -137,7 +137,7 @@ void Converter::on_sample(const PerfEvent& e) {
   r[Field::pid] = e.pid;
   r[Field::tid] = e.tid;
   r[Field::pmcid] = it->second;
-  r[Field::cpuflags] = (static_cast<uint64_t>(e.cpu & 0xFFFF) << 16) | (user ? 1u : 0u);
+  r[Field::cpuflags] = pmclog::Record::make_cpuflags(e.cpu & 0xFFFF, user);
   sink_.emit(r, e.time);
   ++stats_.samples;
   ++stats_.samples_per_pid[e.pid];

@@ -23,6 +23,8 @@
 #include "launcher.h"
 #include "log_sink.h"
 #include "pmclog/container.h"
+#include "pmclog/layout.h"
+#include "pmcprofile/kallsyms.h"
 #include "perf_open.h"
 #include "pmc_ids.h"
 #include "pmclog/names.h"
@@ -81,17 +83,6 @@ void set_code_limits(ConversionConfig& cc) {
 #else
   (void)cc;
 #endif
-}
-
-// The kernel's text start, for a MAP_IN of the kernel (pid -1) when kernel frames are kept.
-uint64_t kernel_text_start() {
-  std::ifstream f("/proc/kallsyms");
-  std::string addr, type, name;
-  while (f >> addr >> type >> name) {
-    if (name == "_text" || name == "_stext") return std::strtoull(addr.c_str(), nullptr, 16);
-    f.ignore(1 << 12, '\n');
-  }
-  return 0;
 }
 
 // Merges the per-CPU buffers by time. A record stamped before the moment a drain began is
@@ -385,10 +376,10 @@ int run_record(const Options& opt) {
     }
   }
   if (!s.exclude_kernel) {
-    if (uint64_t k = kernel_text_start()) {
+    if (uint64_t k = pmcprofile::kernel_text_start()) {
       RecordValue r;
       r.kind = Kind::map_in;
-      r[Field::pid] = 0xFFFFFFFFu;  // -1: the kernel
+      r[Field::pid] = pmclog::kKernelPid;
       r[Field::start] = k;
       r.text = "[kernel.kallsyms]";
       sink.emit(r, t0);

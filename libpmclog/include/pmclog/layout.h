@@ -87,5 +87,8 @@ inline constexpr uint32_t kHeaderMagic = 0xEE;
 inline constexpr uint16_t kMaxRecordLength = 65532;  // 16-bit length rounded down to 4
 inline constexpr uint32_t kPathMax = 1024;           // PATH_MAX (format.md §10)
 inline constexpr uint32_t kKernelPid = 0xFFFFFFFFu;  // the pid of kernel objects' MAP_IN records
+// CALLCHAIN's cpuflags: the cpu in bits 16 and up, these flags below (format.md §9.1).
+inline constexpr uint32_t kCallchainUserspace = 0x01;  // PMC_CC_F_USERSPACE
+inline constexpr uint32_t kCallchainMultipart = 0x02;  // PMC_CC_F_MULTIPART (AMD fork)
 
 }  // namespace pmclog

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "pmclog/abi.h"
+#include "pmclog/layout.h"  // the callchain flags
 
 namespace pmclog {
 
@@ -36,7 +37,5 @@ std::string pmc_flags_names(uint32_t flags, Generation g);
 // The enum name without PMC_CPU_ (e.g. "INTEL_HASWELL"), or empty when unknown for the era.
 std::string_view cputype_name(uint32_t cputype, Generation g);
 
-inline constexpr uint32_t kCallchainUserspace = 0x01;  // PMC_CC_F_USERSPACE
-inline constexpr uint32_t kCallchainMultipart = 0x02;  // PMC_CC_F_MULTIPART (AMD fork)
 
 }  // namespace pmclog

@@ -97,6 +97,9 @@ class LogReader {
   // After an error: scan forward for the next plausible record header. Returns the bytes
   // skipped ([from, to)); `to` is the end of the data when nothing plausible follows.
   SkippedRange resync();
+  // After an error, the one way every tool's --keep-going goes on: skip() when the framing
+  // allows it, else resync(). The bytes stepped over; an empty range at the end of the data.
+  SkippedRange skip_or_resync();
 
   uint64_t offset() const;  // byte offset of the next record
   // Moves past n bytes that are no records (a PMCL container in front of the stream), so that

@@ -118,7 +118,10 @@ struct Record {
   bool has(Field f) const { return layout && layout->has(f); }
   // CALLCHAIN cpuflags = cpu << 16 | flags (format.md §9.1).
   static uint32_t cpuflags_cpu(uint64_t cpuflags) { return static_cast<uint32_t>(cpuflags >> 16); }
-  static bool cpuflags_user(uint64_t cpuflags) { return (cpuflags & 1u) != 0; }
+  static bool cpuflags_user(uint64_t cpuflags) { return (cpuflags & kCallchainUserspace) != 0; }
+  static uint64_t make_cpuflags(uint32_t cpu, bool user) {
+    return uint64_t{cpu} << 16 | (user ? kCallchainUserspace : 0);
+  }
   uint32_t cpu() const { return cpuflags_cpu((*this)[Field::cpuflags]); }
   bool user_callchain() const { return cpuflags_user((*this)[Field::cpuflags]); }
 };

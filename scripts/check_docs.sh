@@ -6,8 +6,8 @@
 #    not checked; nor are anchors into other files);
 #  - no tracked file refers to a document that is not in the tree (the old design and
 #    ecosystem notes, the upper-case external format specification, a sibling "shared"
-#    folder) or to an issue number ("issue 17", "issues 3 and 4", "#17", "PR #5"): a reader
-#    of the tree can follow neither. Say the fact itself instead.
+#    folder) or to an issue number (the word issue, PR or bug followed by a number, or a
+#    bare hash and digits): a reader of the tree can follow neither. Say the fact instead.
 # Each finding is printed as FILE:LINE: WHAT; the exit status is 1 if there is any.
 #   bash scripts/check_docs.sh [SOURCE_DIR]      # default: the tree this script is in
 # ctest runs it as docs.links.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Prints README.md's "Options" section (what goes between <!-- options:begin --> and
+# Prints docs/options.md's option table (what goes between <!-- options:begin --> and
 # <!-- options:end -->) from the tools' own --help, so that the table cannot drift from them:
 # which tool takes which long option, then each tool's options with their one-line meaning.
 #   bash scripts/option_table.sh BIN_DIR            # print the section
-#   bash scripts/option_table.sh BIN_DIR --update   # rewrite README.md's section in place
-# tests/package/readme_options.sh fails when README.md differs from this output.
+#   bash scripts/option_table.sh BIN_DIR --update   # rewrite docs/options.md's section in place
+# tests/package/readme_options.sh fails when docs/options.md differs from this output.
 set -euo pipefail
 bin=${1:?usage: option_table.sh BIN_DIR [--update]}
 tools=(pmclog-dump pmclog-validate pmclog-write pmclog-record pmclog-report)
@@ -81,16 +81,16 @@ section() {
 }
 
 if [[ ${2:-} == --update ]]; then
-  readme=$(dirname "$0")/../README.md
+  doc=$(dirname "$0")/../docs/options.md
   sec=$(mktemp) new=$(mktemp)
   trap 'rm -f "$sec" "$new"' EXIT
   section > "$sec"
   awk -v sec="$sec" '
     /^<!-- options:end -->$/ { while ((getline l < sec) > 0) print l; skip = 0 }
     !skip { print }
-    /^<!-- options:begin -->$/ { skip = 1 }' "$readme" > "$new"
-  grep -q '^<!-- options:begin -->$' "$new" || { echo "option_table.sh: no markers in $readme" >&2; exit 2; }
-  cat "$new" > "$readme"
+    /^<!-- options:begin -->$/ { skip = 1 }' "$doc" > "$new"
+  grep -q '^<!-- options:begin -->$' "$new" || { echo "option_table.sh: no markers in $doc" >&2; exit 2; }
+  cat "$new" > "$doc"
 else
   section
 fi

@@ -8,8 +8,8 @@
 // every frame through that view is measured apart, beside a hand-written walk with no
 // checks at all that reads the same frames: a loop over each record's frames, whose length
 // varies from record to record, costs about one branch miss per record whoever runs it.
-// A reader shaped like FreeBSD's libpmc, the reference point ("about 45%"), is
-// measured in the same run.
+// A reader shaped like FreeBSD's libpmc, the usual point of comparison, is measured in the
+// same run.
 //
 //   pmclog-bench-decode [--file PATH | --generate PATH] [--size-mib N] [--runs N] [--json]
 //                       [--generation L2|L3|M9|M10] [--width 4|8] [--byte-order little|big]

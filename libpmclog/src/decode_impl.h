@@ -1,6 +1,6 @@
 // The record decoder, instantiated for each (byte order, address width, header generation)
 // so that the per-file choice is made once and the per-record path has no byte-order
-// branches (DESIGN.md §2).
+// branches.
 //
 // The fast path for common records is in pmclog/detail/fast_decode.h; this adds the rest:
 // the rare field types, and the checker that names the exact error.

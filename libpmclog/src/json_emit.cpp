@@ -1,5 +1,5 @@
 // pmclog::append_json: the JSON Lines form of one record (docs/jsonl.md). Members come from
-// the record's Layout, so every record type is covered by one loop (DESIGN.md principle 1).
+// the record's Layout, so every record type is covered by one loop (no per-type code).
 #include <charconv>
 #include <string>
 

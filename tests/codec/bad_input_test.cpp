@@ -155,7 +155,7 @@ TEST(BadInput, LengthNotMultipleOf4) {
 }
 
 TEST(BadInput, FixedRecordBelowItsSize) {
-  // The issue's own example: a PMCALLOCATE shorter than its 24 bytes.
+  // The plainest case: a PMCALLOCATE shorter than its 24 bytes.
   const auto orig = seed();
   auto b = orig;
   set_len_le(b, kAlloc, 16);

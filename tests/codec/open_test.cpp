@@ -195,8 +195,8 @@ const Abi& stdin_abi() {
   return abi;
 }
 
-// Until this issue the tools renamed "-" to /dev/stdin when standard input was a regular
-// file; the library maps such a standard input itself, by its descriptor.
+// A regular file on standard input is mapped by the library itself, by its descriptor (the
+// tools do not rename "-" to /dev/stdin).
 TEST_F(OpenTest, StdinRegularFileIsMapped) {
   const std::string path = fixtures_dir() + "/" + kStdinFixture + ".pmclog";
   StdinFrom in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));

@@ -6,7 +6,7 @@
 //   the decoder: none before the decoder's first error, and one at its offset; none at all
 //   when the decoder finds no error. The one framing rule the checker applies to records the
 //   decoder accepts, length-above-maximum for a path record longer than its NUL-terminated
-//   path needs (the kernel's length, FORMAT.md §5; readers accept the longer record), is
+//   path needs (the kernel's length; readers accept the longer record), is
 //   left out of the comparison;
 // - it reaches the end, and counts at least the records the decoder decodes before its
 //   first error.

@@ -177,7 +177,7 @@ class RecordGenerations : public ::testing::TestWithParam<const char*> {};
 
 }  // namespace
 
-// Point 8: a workload with a known hot function, in every generation we write.
+// A workload with a known hot function, in every generation we write.
 TEST_P(RecordGenerations, HotFunctionWorkload) {
   TempDir dir;
   const std::string out = dir.file("hot.pmclog");
@@ -322,7 +322,7 @@ TEST(RecordCli, CountingModeProcexitMatchesCpuTime) {
     if ((*c)[Field::pid] == pid) csw_sum += (*c)[Field::value];
   ASSERT_TRUE(found) << "PROCEXIT of the workload";
   // task-clock counts the task's CPU time in ns; the workload measured the same span and
-  // the moment before the exec. Counts scaled by time_enabled/time_running (point 7) are
+  // the moment before the exec. Counts scaled by time_enabled/time_running are
   // off by the share of time spent on the other CPUs.
   expect_counted(static_cast<double>(total), static_cast<double>(cpu_ns), "PROCEXIT");
   EXPECT_LE(csw_sum, total) << "slices add up to at most the total";
@@ -842,7 +842,7 @@ TEST(RecordCli, PerProcessNeedsCount) {
   EXPECT_NE(r.err.find("--count"), std::string::npos) << r.err;
 }
 
-// Point 7: a process whose time is split over the CPUs' events is counted once, whether it
+// A process whose time is split over the CPUs' events is counted once, whether it
 // is the command itself (final reads) or a child (its exit values).
 class RecordMigrating : public ::testing::TestWithParam<bool> {};
 
@@ -886,7 +886,7 @@ TEST_P(RecordMigrating, CountedOnceWhileMovingBetweenCpus) {
 INSTANTIATE_TEST_SUITE_P(Counting, RecordMigrating, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Child" : "Command"; });
 
-// Point 4: hwpmc writes the kernel stack of a kernel-mode sample, nothing more.
+// hwpmc writes the kernel stack of a kernel-mode sample, nothing more.
 TEST(RecordCli, KernelSamplesHaveOnlyKernelFramesByDefault) {
   TempDir dir;
   const std::string out = dir.file("kernel.pmclog");
@@ -949,7 +949,7 @@ TEST(RecordCli, UserCallchainNeedsAModernGeneration) {
   EXPECT_EQ(c.status, 2) << c.err;
 }
 
-// Point 4: frame-pointer unwinding through a frame pointer aimed at text yields return
+// Frame-pointer unwinding through a frame pointer aimed at text yields return
 // addresses that cannot be code; the chains stop before them and the count is printed.
 TEST(RecordCli, ImpossibleReturnAddressesCutTheChain) {
   TempDir dir;

@@ -44,7 +44,7 @@ Stacks collapse(const reptest::TempDir& d, const std::string& text, bool speedsc
 // What the -G readers can get back from folded stacks: names as the callgraph writes them
 // (no "_[k]" colour suffix, no white space), the `depth` leaf-most frames of each stack, and
 // not the stacks that are a proper suffix of another (their path ends at an inner node of
-// the callee-first tree, which the readers never print: ECOSYSTEM.md §2).
+// the callee-first tree, and the readers never print such a path).
 Stacks readable(const Stacks& folded, size_t depth, Stacks* lost = nullptr) {
   Stacks cut;
   for (const auto& [stack, n] : folded) {

@@ -1,5 +1,5 @@
 // How the text format shows one field's value: chosen by the field's identity and layout
-// type, so every record type's line comes from its Layout (DESIGN.md principle 1).
+// type, so every record type's line comes from its Layout, with no per-type code.
 #pragma once
 
 #include <string>

@@ -1,7 +1,8 @@
 // Opening the perf events of a recording: one per (event, CPU, target thread), with the
 // side-band records (mmap, comm, fork/exit) on the first event of each (target, CPU), one
-// ring buffer per CPU that the others redirect into, and the fallbacks of ECOSYSTEM.md §4
-// (software event for a missing PMU, user-only frames under a strict paranoid level).
+// ring buffer per CPU that the others redirect into, and the fallbacks when perf refuses an
+// event: the software event for a missing PMU (common on virtual machines), user-only
+// frames under a strict kernel.perf_event_paranoid.
 #pragma once
 
 #include <sys/types.h>

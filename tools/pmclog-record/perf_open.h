@@ -1,5 +1,5 @@
-// perf_event_open(2) and the messages for its failures (ECOSYSTEM.md §4: paranoid levels,
-// no hardware PMU on virtual machines).
+// perf_event_open(2) and the messages for its failures: kernel.perf_event_paranoid levels,
+// and no hardware PMU on virtual machines.
 #pragma once
 
 #include <linux/perf_event.h>

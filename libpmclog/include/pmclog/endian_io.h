@@ -1,5 +1,5 @@
-// Byte order in one place (DESIGN.md principle 2): every load and store of an on-disk
-// integer in the library goes through these functions, which use Boost.Endian.
+// Byte order is handled in one place: every load and store of an on-disk integer in the
+// library goes through these functions, which use Boost.Endian.
 #pragma once
 
 #include <bit>

@@ -1,5 +1,5 @@
-// Errors are values that carry the byte offset of the record they concern (DESIGN.md §4).
-// Nothing in the codec throws on bad data.
+// Errors are values that carry the byte offset of the record they concern, so that a
+// message can say where the damage is. Nothing in the codec throws on bad data.
 //
 // How to use them: test a Result with ok() (or `if (r)`), then take value(); an Error's
 // message is a whole sentence to print as it is, `code` and errc_id() are for programs,

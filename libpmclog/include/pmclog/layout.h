@@ -1,5 +1,5 @@
-// The one definition of every record layout (DESIGN.md principle 1). Decoder, encoder,
-// printers, the JSON reader and the annotated-word view all derive from these tables.
+// The one definition of every record layout: a layout is written down once, here. Decoder,
+// encoder, printers, the JSON reader and the annotated-word view all derive from these tables.
 // format.md §7 (legacy) and §8 (modern).
 #pragma once
 

@@ -12,9 +12,10 @@
 //
 //   s.for_each_sample("a.pmclog", [&](const pmcprofile::Sample& smp) { ... });
 //
-// Records are replayed in time order (modern logs: the header TSC; legacy: the header
-// timestamp), through a bounded reordering window, because modern kernels write one buffer
-// per CPU and a sample may be written before the MAP_IN it depends on.
+// Records of a modern log are replayed in header TSC order, through a bounded reordering
+// window, because modern kernels write one buffer per CPU and a sample may be written
+// before the MAP_IN it depends on. Legacy logs are replayed in file order: their headers
+// keep too few bits of time to sort by.
 //
 // Memory: the Session owns its profiles, tables, object table and symbolizer; references
 // from profiles(), tables() and symbol() stay valid until the next add_log(),

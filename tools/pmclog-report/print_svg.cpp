@@ -10,119 +10,20 @@
 #include "flamegraph_js.h"  // generated from flamegraph.js (embed_text.cmake)
 #include "pmcprofile/objects.h"
 #include "pmcprofile/views.h"
+#include "svg_geometry.h"
+#include "svg_text.h"
 
 namespace report {
 namespace {
 
-// flamegraph.pl's geometry: 16 px frames, 12 px Verdana, a glyph taken as 0.59 em wide.
-constexpr double kFrameHeight = 16;
-constexpr double kFontSize = 12;
-constexpr double kFontWidth = 0.59;
-constexpr double kPad = 10;  // left and right margins
-
-// Untrusted text (names from logs and ELF files) made valid UTF-8 without control
-// characters: invalid bytes become U+FFFD, C0/C1 controls and DEL a visible \xNN, and the
-// two non-characters XML forbids U+FFFD. XML escaping is a separate step (xml()).
-std::string clean(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  auto hex = [&](unsigned v) {
-    static const char* d = "0123456789abcdef";
-    out += "\\x";
-    out += d[(v >> 4) & 15];
-    out += d[v & 15];
-  };
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      if (b < 0x20 || b == 0x7F) hex(b);
-      else out += static_cast<char>(b);
-      ++i;
-      continue;
-    }
-    size_t len = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
-    if (b >= 0xF5) len = 0;
-    uint32_t cp = len == 2 ? b & 0x1F : len == 3 ? b & 0x0F : b & 0x07;
-    bool ok = len != 0 && i + len <= s.size();
-    for (size_t k = 1; ok && k < len; ++k) {
-      const auto c = static_cast<unsigned char>(s[i + k]);
-      ok = (c & 0xC0) == 0x80;
-      cp = cp << 6 | (c & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-    ok = ok && !(len == 3 && cp < 0x800) && !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
-         !(cp >= 0xD800 && cp <= 0xDFFF);
-    if (!ok) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-      continue;
-    }
-    if (cp >= 0x80 && cp <= 0x9F) hex(cp);
-    else if (cp == 0xFFFE || cp == 0xFFFF) out += "\xEF\xBF\xBD";
-    else out.append(s.substr(i, len));
-    i += len;
-  }
-  return out;
-}
-
-// Text content and attribute values: every markup character escaped, so that "]]>",
-// "<script>" or a quote in a name stays text.
-void xml(std::string& out, std::string_view s) {
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-}
-
-size_t code_points(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
-// The first n code points of valid UTF-8.
-std::string_view first_code_points(std::string_view s, size_t n) {
-  size_t i = 0;
-  for (; i < s.size(); ++i)
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && n-- == 0) break;
-  return s.substr(0, i);
-}
-
-// The label a frame of `width` pixels shows: all of it, or a cut with "..", or nothing
-// under three characters (flamegraph.pl's rule; the page script applies the same on zoom).
-std::string label(std::string_view name, double width) {
-  const double fit = width / (kFontSize * kFontWidth);
-  if (fit < 3) return {};
-  const auto chars = static_cast<size_t>(fit);
-  if (code_points(name) <= chars) return std::string(name);
-  return std::string(first_code_points(name, chars - 2)) + "..";
-}
-
-// Pixels with at most two decimals ("12.5", "3", "0.07").
-void num(std::string& out, double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", v);
-  std::string_view s = b;
-  if (s.find('.') != std::string_view::npos) {
-    while (s.back() == '0') s.remove_suffix(1);
-    if (s.back() == '.') s.remove_suffix(1);
-  }
-  if (s == "-0") s = "0";
-  out += s;
-}
-
-std::string percent(uint64_t n, uint64_t of) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f%%", of == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(of));
-  return b;
-}
+using svg::append_number;
+using svg::append_xml;
+using svg::clean;
+using svg::kFontSize;
+using svg::kFontWidth;
+using svg::kFrameHeight;
+using svg::kPad;
+using svg::percent;
 
 uint64_t fnv1a(std::string_view s) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -363,7 +264,7 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
   if (o.reverse) sub += "; reversed: stacks merged from the leaf";
   if (pruned != 0) {
     std::string mw;
-    num(mw, o.min_width);
+    append_number(mw, o.min_width);
     sub += "; " + std::to_string(pruned) + (pruned == 1 ? " frame" : " frames") + " narrower than " + mw +
            " px not drawn";
   }
@@ -379,13 +280,13 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
   out.reserve(4096 + nodes.size() * 160);
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
          "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"";
-  num(out, w_img);
+  append_number(out, w_img);
   out += "\" height=\"";
-  num(out, height);
+  append_number(out, height);
   out += "\" viewBox=\"0 0 ";
-  num(out, w_img);
+  append_number(out, w_img);
   out += ' ';
-  num(out, height);
+  append_number(out, height);
   out += "\">\n<style><![CDATA[\n"
          "text{font-family:Verdana,sans-serif;font-size:12px;fill:#000}\n"
          "#title{font-size:17px;text-anchor:middle}\n#sub{text-anchor:middle;fill:#444}\n"
@@ -404,11 +305,11 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
       out += '"';
     }
     out += " x=\"";
-    num(out, tx);
+    append_number(out, tx);
     out += "\" y=\"";
-    num(out, ty);
+    append_number(out, ty);
     out += "\">";
-    xml(out, body);
+    append_xml(out, body);
     out += "</text>\n";
   };
   text("title", w_img / 2, kFontSize * 1.8, title);
@@ -430,36 +331,36 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
       const double w = static_cast<double>(n.total) * per_sample;
       const double y = o.icicle ? y0 + n.depth * kFrameHeight : y0 - n.depth * kFrameHeight;
       out += "<g><title>";
-      xml(out, l.name);
+      append_xml(out, l.name);
       out += '\n';
       out += std::to_string(n.total);
       out += n.total == 1 ? " sample, " : " samples, ";
       out += percent(n.total, nodes[n.base].total);
       if (n.base != 0) {
         out += " of ";
-        xml(out, labels[nodes[n.base].label].name);
+        append_xml(out, labels[nodes[n.base].label].name);
       }
       if (!l.about.empty()) {
         out += '\n';
-        xml(out, l.about);
+        append_xml(out, l.about);
       }
       out += "</title><rect x=\"";
-      num(out, x[k]);
+      append_number(out, x[k]);
       out += "\" y=\"";
-      num(out, y);
+      append_number(out, y);
       out += "\" width=\"";
-      num(out, w);
+      append_number(out, w);
       out += "\" height=\"15\" fill=\"";
       out += l.fill;
       out += "\"/>";
-      const std::string lab = label(l.name, w);
+      const std::string lab = svg::fit_label(l.name, w);
       if (!lab.empty()) {
         out += "<text x=\"";
-        num(out, x[k] + 3);
+        append_number(out, x[k] + 3);
         out += "\" y=\"";
-        num(out, y + kFrameHeight - 5.5);
+        append_number(out, y + kFrameHeight - 5.5);
         out += "\">";
-        xml(out, lab);
+        append_xml(out, lab);
         out += "</text>";
       }
       out += "</g>\n";

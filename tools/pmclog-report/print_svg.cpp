@@ -5,13 +5,11 @@
 #include <cstdio>
 #include <span>
 #include <string_view>
-#include <unordered_map>
 
 #include "flamegraph_js.h"  // generated from flamegraph.js (embed_text.cmake)
-#include "pmcprofile/objects.h"
-#include "pmcprofile/views.h"
 #include "svg_geometry.h"
 #include "svg_text.h"
+#include "svg_tree.h"
 
 namespace report {
 namespace {
@@ -19,6 +17,7 @@ namespace {
 using svg::append_number;
 using svg::append_xml;
 using svg::clean;
+using svg::FrameKind;
 using svg::kFontSize;
 using svg::kFontWidth;
 using svg::kFrameHeight;
@@ -31,24 +30,21 @@ uint64_t fnv1a(std::string_view s) {
   return h ^ (h >> 29);
 }
 
-// What a frame is, which picks its palette.
-enum class Kind : uint8_t { root, input, event, comm, user, kernel, inlined, unresolved };
-
 // A colour from the frame's name: the same function has the same colour in every graph.
 // Each kind has its own band of hues: user code flamegraph.pl's "hot" red-yellow, kernel
 // blue, inlined aqua, unresolved grey, the frames the tool adds (all, input, event,
 // command) lavender.
-std::string colour(Kind k, std::string_view name) {
+std::string colour(FrameKind k, std::string_view name) {
   const uint64_t h = fnv1a(name);
   const double v1 = static_cast<double>(h & 0xFFFF) / 65535.0;
   const double v2 = static_cast<double>((h >> 16) & 0xFFFF) / 65535.0;
   const double v3 = static_cast<double>((h >> 32) & 0xFFFF) / 65535.0;
   double r = 0, g = 0, b = 0;
   switch (k) {
-    case Kind::user: r = 205 + 50 * v3; g = 230 * v1; b = 55 * v2; break;
-    case Kind::kernel: r = 80 + 60 * v1; g = 80 + 60 * v1; b = 190 + 55 * v2; break;
-    case Kind::inlined: r = 50 + 60 * v1; g = 165 + 55 * v1; b = 165 + 55 * v1; break;
-    case Kind::unresolved: r = g = b = 160 + 50 * v1; break;
+    case FrameKind::user: r = 205 + 50 * v3; g = 230 * v1; b = 55 * v2; break;
+    case FrameKind::kernel: r = 80 + 60 * v1; g = 80 + 60 * v1; b = 190 + 55 * v2; break;
+    case FrameKind::inlined: r = 50 + 60 * v1; g = 165 + 55 * v1; b = 165 + 55 * v1; break;
+    case FrameKind::unresolved: r = g = b = 160 + 50 * v1; break;
     default: r = 190 + 20 * v1; g = 190 + 20 * v1; b = 225 + 20 * v2; break;
   }
   char buf[8];
@@ -58,138 +54,16 @@ std::string colour(Kind k, std::string_view name) {
 }
 
 
-// A distinct frame of the graph: its name (cleaned), what kind, and the hover text's
-// second line (object, kernel, inlined, why unresolved).
-struct Label {
-  std::string name;
-  Kind kind = Kind::user;
-  std::string about;
-  std::string fill;
-};
-
-// A frame of the merged tree. A child always comes after its parent in the node vector.
-struct Node {
-  uint32_t parent = 0;
-  uint32_t label = 0;
-  uint32_t depth = 0;
-  uint32_t base = 0;  // the node whose samples percentages are of (its event, else the root)
-  uint64_t total = 0;  // self samples while the tree is built, then with the callees'
-};
-
 }  // namespace
 
 std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
                        const Config& cfg) {
   const pmcprofile::Tables& t = s.tables();
   const SvgOptions& o = cfg.svg;
-  const bool inlines = cfg.profile.symbols.inlines;
-  const bool by_file = ps.size() > 1 || (!ps.empty() && !ps.front().name.empty());
-
-  // Events by name (two ids may share one), in the order met.
-  std::vector<std::string> event_names;
-  std::vector<uint32_t> event_of(t.events.size(), 0);
-  for (size_t e = 0; e < t.events.size(); ++e) {
-    auto it = std::find(event_names.begin(), event_names.end(), t.events[e]);
-    event_of[e] = static_cast<uint32_t>(it - event_names.begin());
-    if (it == event_names.end()) event_names.push_back(t.events[e]);
-  }
-  std::vector<uint64_t> event_total(event_names.size(), 0);
-  for (const auto& p : ps)
-    for (size_t e = 0; e < p.event_samples.size() && e < event_of.size(); ++e)
-      event_total[event_of[e]] += p.event_samples[e];
-  size_t events_seen = 0;
-  for (uint64_t n : event_total) events_seen += n != 0;
-  // The event is never merged silently: with samples of several events each is a root frame.
-  const bool event_frame = events_seen > 1;
-
-  // Labels, interned by (kind, id).
-  std::vector<Label> labels;
-  std::unordered_map<uint64_t, uint32_t> label_ids;
-  auto intern = [&](Kind k, uint64_t id, auto&& make) -> uint32_t {
-    const uint64_t key = uint64_t{static_cast<uint8_t>(k)} << 56 | id;
-    auto [it, fresh] = label_ids.try_emplace(key, static_cast<uint32_t>(labels.size()));
-    if (fresh) {
-      Label l = make();
-      l.kind = k;
-      l.fill = colour(k, l.name);
-      labels.push_back(std::move(l));
-    }
-    return it->second;
-  };
-  auto function_label = [&](const pmcprofile::FunctionRef& r) {
-    const pmcprofile::Function& f = t.functions[r.id];
-    const Kind k = f.why != pmcprofile::Unresolved::none ? Kind::unresolved
-                   : f.kernel                             ? Kind::kernel
-                   : r.inlined                            ? Kind::inlined
-                                                          : Kind::user;
-    return intern(k, uint64_t{r.id}, [&] {
-      Label l;
-      l.name = clean(f.name);
-      std::string about;
-      if (f.object != pmcprofile::kNoObject) about = clean(s.objects().peek(f.object).name);
-      auto add = [&](const std::string& w) { about += (about.empty() ? "" : ", ") + w; };
-      if (f.kernel) add("kernel");
-      if (r.inlined) add("inlined");
-      if (f.why != pmcprofile::Unresolved::none) add(std::string("unresolved: ") + pmcprofile::unresolved_reason(f.why));
-      l.about = about;
-      return l;
-    });
-  };
-
-  // One tree over every stack of every profile: the root "all", then the input (--by-file),
-  // the event (several events), the command (--comm-frame), then the functions.
-  std::vector<Node> nodes(1);
-  std::unordered_map<uint64_t, uint32_t> child_ids;
-  {
-    size_t guess = 0;
-    for (const auto& p : ps) guess += p.nodes.size();
-    child_ids.reserve(guess);
-    nodes.reserve(guess + 1);
-  }
-  labels.push_back({"all", Kind::root, "", colour(Kind::root, "all")});
-  auto child = [&](uint32_t parent, uint32_t label, bool is_event) {
-    auto [it, fresh] = child_ids.try_emplace(uint64_t{parent} << 32 | label,
-                                             static_cast<uint32_t>(nodes.size()));
-    if (fresh) {
-      Node n;
-      n.parent = parent;
-      n.label = label;
-      n.depth = nodes[parent].depth + 1;
-      n.base = is_event ? it->second : nodes[parent].base;
-      nodes.push_back(n);
-    }
-    return it->second;
-  };
-  std::vector<uint32_t> path;
-  for (size_t pi = 0; pi < ps.size(); ++pi) {
-    const pmcprofile::Profile& p = ps[pi];
-    uint32_t top = 0;
-    if (by_file)
-      top = child(0, intern(Kind::input, pi, [&] { return Label{clean(p.name), Kind::input, "input", ""}; }),
-                  false);
-    pmcprofile::for_each_function_stack(p, t, inlines, [&](uint32_t ctx,
-                                                           std::span<const pmcprofile::FunctionRef> stack,
-                                                           uint64_t n) {
-      const pmcprofile::Context& c = t.context_of(ctx);
-      uint32_t at = top;
-      if (event_frame) {
-        const uint32_t e = event_of[c.event];
-        at = child(at, intern(Kind::event, e, [&] { return Label{clean(event_names[e]), Kind::event, "event", ""}; }),
-                   true);
-      }
-      if (cfg.comm_frame)
-        at = child(at, intern(Kind::comm, c.comm, [&] { return Label{clean(t.comms[c.comm]), Kind::comm, "command", ""}; }),
-                   false);
-      path.clear();
-      for (const auto& r : stack) path.push_back(function_label(r));
-      if (o.reverse) std::reverse(path.begin(), path.end());  // leaf at the base
-      for (uint32_t l : path) at = child(at, l, false);
-      nodes[at].total += n;
-    });
-  }
-  child_ids = {};
-  // Callers hold their callees' samples: one pass from the last node (children come later).
-  for (size_t k = nodes.size(); k-- > 1;) nodes[nodes[k].parent].total += nodes[k].total;
+  const svg::EventGroups events = svg::group_events(ps, t);
+  const svg::FrameTree tree = svg::merge_stacks(ps, s, events, cfg);
+  const std::vector<svg::TreeNode>& nodes = tree.nodes();
+  const std::vector<svg::FrameLabel>& labels = tree.labels();
   const uint64_t all = nodes[0].total;
 
   // Children lists in one array (first[k] .. first[k + 1]), not a vector per node.
@@ -207,9 +81,9 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
   // Siblings sorted by name (flamegraph.pl's order: the picture does not change between
   // runs), inputs kept in the order given. Only drawn frames need it.
   auto by_name = [&](uint32_t a, uint32_t b) {
-    const Label& la = labels[nodes[a].label];
-    const Label& lb = labels[nodes[b].label];
-    if (la.kind == Kind::input && lb.kind == Kind::input) return nodes[a].label < nodes[b].label;
+    const svg::FrameLabel& la = labels[nodes[a].label];
+    const svg::FrameLabel& lb = labels[nodes[b].label];
+    if (la.kind == FrameKind::input && lb.kind == FrameKind::input) return nodes[a].label < nodes[b].label;
     if (la.name != lb.name) return la.name < lb.name;
     if (la.about != lb.about) return la.about < lb.about;
     return nodes[a].label < nodes[b].label;
@@ -249,16 +123,16 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
   std::string title = o.title;
   if (title.empty()) {
     std::string evs, ins;
-    for (size_t e = 0; e < event_names.size(); ++e)
-      if (event_total[e] != 0) evs += (evs.empty() ? "" : ", ") + event_names[e];
+    for (size_t e = 0; e < events.names.size(); ++e)
+      if (events.samples[e] != 0) evs += (evs.empty() ? "" : ", ") + events.names[e];
     for (const auto& in : t.inputs) ins += (ins.empty() ? "" : ", ") + in;
     title = "Flame graph: " + (evs.empty() ? std::string("no samples") : evs) + " (" + ins + ")";
   }
   title = clean(title);
   std::string sub;
-  for (size_t e = 0; e < event_names.size(); ++e)
-    if (event_total[e] != 0)
-      sub += (sub.empty() ? "" : ", ") + clean(event_names[e]) + ": " + std::to_string(event_total[e]) +
+  for (size_t e = 0; e < events.names.size(); ++e)
+    if (events.samples[e] != 0)
+      sub += (sub.empty() ? "" : ", ") + clean(events.names[e]) + ": " + std::to_string(events.samples[e]) +
              " samples";
   if (all == 0) sub = "No samples.";
   if (o.reverse) sub += "; reversed: stacks merged from the leaf";
@@ -326,8 +200,8 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
       const uint32_t k = todo.back();
       todo.pop_back();
       if (!drawn[k]) continue;
-      const Node& n = nodes[k];
-      const Label& l = labels[n.label];
+      const svg::TreeNode& n = nodes[k];
+      const svg::FrameLabel& l = labels[n.label];
       const double w = static_cast<double>(n.total) * per_sample;
       const double y = o.icicle ? y0 + n.depth * kFrameHeight : y0 - n.depth * kFrameHeight;
       out += "<g><title>";
@@ -351,7 +225,7 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
       out += "\" width=\"";
       append_number(out, w);
       out += "\" height=\"15\" fill=\"";
-      out += l.fill;
+      out += colour(l.kind, l.name);
       out += "\"/>";
       const std::string lab = svg::fit_label(l.name, w);
       if (!lab.empty()) {

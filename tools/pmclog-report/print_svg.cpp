@@ -1,127 +1,22 @@
+// The flame graph drawn: the layout's frames written as SVG, with the page script.
 #include "print_svg.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <span>
-#include <string_view>
-#include <unordered_map>
 
-#include "pmcprofile/objects.h"
-#include "pmcprofile/views.h"
+#include "flamegraph_js.h"  // generated from flamegraph.js (embed_text.cmake)
+#include "svg_geometry.h"
+#include "svg_layout.h"
+#include "svg_text.h"
+#include "svg_tree.h"
 
 namespace report {
 namespace {
 
-// flamegraph.pl's geometry: 16 px frames, 12 px Verdana, a glyph taken as 0.59 em wide.
-constexpr double kFrameHeight = 16;
-constexpr double kFontSize = 12;
-constexpr double kFontWidth = 0.59;
-constexpr double kPad = 10;  // left and right margins
-
-// Untrusted text (names from logs and ELF files) made valid UTF-8 without control
-// characters: invalid bytes become U+FFFD, C0/C1 controls and DEL a visible \xNN, and the
-// two non-characters XML forbids U+FFFD. XML escaping is a separate step (xml()).
-std::string clean(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  auto hex = [&](unsigned v) {
-    static const char* d = "0123456789abcdef";
-    out += "\\x";
-    out += d[(v >> 4) & 15];
-    out += d[v & 15];
-  };
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      if (b < 0x20 || b == 0x7F) hex(b);
-      else out += static_cast<char>(b);
-      ++i;
-      continue;
-    }
-    size_t len = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
-    if (b >= 0xF5) len = 0;
-    uint32_t cp = len == 2 ? b & 0x1F : len == 3 ? b & 0x0F : b & 0x07;
-    bool ok = len != 0 && i + len <= s.size();
-    for (size_t k = 1; ok && k < len; ++k) {
-      const auto c = static_cast<unsigned char>(s[i + k]);
-      ok = (c & 0xC0) == 0x80;
-      cp = cp << 6 | (c & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-    ok = ok && !(len == 3 && cp < 0x800) && !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
-         !(cp >= 0xD800 && cp <= 0xDFFF);
-    if (!ok) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-      continue;
-    }
-    if (cp >= 0x80 && cp <= 0x9F) hex(cp);
-    else if (cp == 0xFFFE || cp == 0xFFFF) out += "\xEF\xBF\xBD";
-    else out.append(s.substr(i, len));
-    i += len;
-  }
-  return out;
-}
-
-// Text content and attribute values: every markup character escaped, so that "]]>",
-// "<script>" or a quote in a name stays text.
-void xml(std::string& out, std::string_view s) {
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-}
-
-size_t code_points(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
-// The first n code points of valid UTF-8.
-std::string_view first_code_points(std::string_view s, size_t n) {
-  size_t i = 0;
-  for (; i < s.size(); ++i)
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && n-- == 0) break;
-  return s.substr(0, i);
-}
-
-// The label a frame of `width` pixels shows: all of it, or a cut with "..", or nothing
-// under three characters (flamegraph.pl's rule; the page script applies the same on zoom).
-std::string label(std::string_view name, double width) {
-  const double fit = width / (kFontSize * kFontWidth);
-  if (fit < 3) return {};
-  const auto chars = static_cast<size_t>(fit);
-  if (code_points(name) <= chars) return std::string(name);
-  return std::string(first_code_points(name, chars - 2)) + "..";
-}
-
-// Pixels with at most two decimals ("12.5", "3", "0.07").
-void num(std::string& out, double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", v);
-  std::string_view s = b;
-  if (s.find('.') != std::string_view::npos) {
-    while (s.back() == '0') s.remove_suffix(1);
-    if (s.back() == '.') s.remove_suffix(1);
-  }
-  if (s == "-0") s = "0";
-  out += s;
-}
-
-std::string percent(uint64_t n, uint64_t of) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f%%", of == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(of));
-  return b;
-}
+using svg::append_number;
+using svg::append_xml;
+using svg::FrameKind;
+using svg::SvgFrame;
+using svg::SvgLayout;
 
 uint64_t fnv1a(std::string_view s) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -129,24 +24,21 @@ uint64_t fnv1a(std::string_view s) {
   return h ^ (h >> 29);
 }
 
-// What a frame is, which picks its palette.
-enum class Kind : uint8_t { root, input, event, comm, user, kernel, inlined, unresolved };
-
 // A colour from the frame's name: the same function has the same colour in every graph.
 // Each kind has its own band of hues: user code flamegraph.pl's "hot" red-yellow, kernel
 // blue, inlined aqua, unresolved grey, the frames the tool adds (all, input, event,
 // command) lavender.
-std::string colour(Kind k, std::string_view name) {
+std::string colour(FrameKind k, std::string_view name) {
   const uint64_t h = fnv1a(name);
   const double v1 = static_cast<double>(h & 0xFFFF) / 65535.0;
   const double v2 = static_cast<double>((h >> 16) & 0xFFFF) / 65535.0;
   const double v3 = static_cast<double>((h >> 32) & 0xFFFF) / 65535.0;
   double r = 0, g = 0, b = 0;
   switch (k) {
-    case Kind::user: r = 205 + 50 * v3; g = 230 * v1; b = 55 * v2; break;
-    case Kind::kernel: r = 80 + 60 * v1; g = 80 + 60 * v1; b = 190 + 55 * v2; break;
-    case Kind::inlined: r = 50 + 60 * v1; g = 165 + 55 * v1; b = 165 + 55 * v1; break;
-    case Kind::unresolved: r = g = b = 160 + 50 * v1; break;
+    case FrameKind::user: r = 205 + 50 * v3; g = 230 * v1; b = 55 * v2; break;
+    case FrameKind::kernel: r = 80 + 60 * v1; g = 80 + 60 * v1; b = 190 + 55 * v2; break;
+    case FrameKind::inlined: r = 50 + 60 * v1; g = 165 + 55 * v1; b = 165 + 55 * v1; break;
+    case FrameKind::unresolved: r = g = b = 160 + 50 * v1; break;
     default: r = 190 + 20 * v1; g = 190 + 20 * v1; b = 225 + 20 * v2; break;
   }
   char buf[8];
@@ -155,373 +47,92 @@ std::string colour(Kind k, std::string_view name) {
   return buf;
 }
 
-
-// A distinct frame of the graph: its name (cleaned), what kind, and the hover text's
-// second line (object, kernel, inlined, why unresolved).
-struct Label {
-  std::string name;
-  Kind kind = Kind::user;
-  std::string about;
-  std::string fill;
-};
-
-// A frame of the merged tree. A child always comes after its parent in the node vector.
-struct Node {
-  uint32_t parent = 0;
-  uint32_t label = 0;
-  uint32_t depth = 0;
-  uint32_t base = 0;  // the node whose samples percentages are of (its event, else the root)
-  uint64_t total = 0;  // self samples while the tree is built, then with the callees'
-};
-
-// The page script: zoom, search, hover details. It reads everything from the drawn frames
-// (name: the first line of the <title>; samples: "N samples" on the second; depth: y), so
-// the file carries no second copy of the data. Frames are in depth-first order: a frame's
-// callees are the frames after it that are deeper, which gives zoom and search the exact
-// tree without comparing rounded coordinates. The constants before it are written by the tool.
-constexpr const char* kScript = R"js(
-var HL = '#e600e6';
-var framesG = document.getElementById('frames'), details = document.getElementById('details'),
-    unzoomT = document.getElementById('unzoom'), searchT = document.getElementById('search'),
-    matchedT = document.getElementById('matched');
-var fr = [], zoomed = null, searching = null;
-(function () {
-  var gs = framesG.children;
-  for (var i = 0; i < gs.length; i++) {
-    var g = gs[i], r = g.getElementsByTagName('rect')[0];
-    var lines = g.getElementsByTagName('title')[0].textContent.split('\n');
-    var m = /^([0-9]+) samples/.exec(lines[1] || ''), y = +r.getAttribute('y');
-    var f = {g: g, r: r, name: lines[0], n: m ? +m[1] : 0, fill: r.getAttribute('fill'),
-             x: +r.getAttribute('x'), w: +r.getAttribute('width'),
-             d: Math.round(IC ? (y - Y0) / FH : (Y0 - y) / FH)};
-    g.__f = f;
-    f.i = fr.length;
-    fr.push(f);
-  }
-  // Each frame's caller (p) and the end of its subtree (e, one past its last callee).
-  var open = [];
-  for (var k = 0; k <= fr.length; k++) {
-    var d = k < fr.length ? fr[k].d : -1;
-    while (open.length && open[open.length - 1].d >= d) open.pop().e = k;
-    if (k < fr.length) { fr[k].p = open.length ? open[open.length - 1] : null; open.push(fr[k]); }
-  }
-})();
-function frameOf(n) {
-  for (; n && n !== framesG; n = n.parentNode) if (n.__f) return n.__f;
-  return null;
-}
-function label(name, w) {
-  var fit = Math.floor(w / (FS * FW));
-  if (fit < 3) return '';
-  var cps = Array.from(name);
-  return cps.length <= fit ? name : cps.slice(0, fit - 2).join('') + '..';
-}
-function place(f, x, w) {
-  f.r.setAttribute('x', x.toFixed(2));
-  f.r.setAttribute('width', w.toFixed(2));
-  var s = label(f.name, w), t = f.g.getElementsByTagName('text')[0];
-  if (!t && s) {
-    t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
-    t.setAttribute('y', +f.r.getAttribute('y') + FH - 5.5);
-    f.g.appendChild(t);
-  }
-  if (t) {
-    t.setAttribute('x', (x + 3).toFixed(2));
-    t.textContent = s;
-  }
-}
-function show(f, on) { f.g.classList.toggle('hide', !on); }
-// Click: the frame takes the whole width, its callees scale with it, its callers stay
-// full width (faded), everything else is hidden.
-function zoom(z) {
-  var s = (W - 2 * PAD) / z.w, anc = {};
-  for (var a = z.p; a; a = a.p) anc[a.i] = true;
-  for (var i = 0; i < fr.length; i++) {
-    var f = fr[i];
-    if (anc[i]) {
-      show(f, true);
-      f.g.classList.add('par');
-      place(f, PAD, W - 2 * PAD);
-    } else if (i >= z.i && i < z.e) {
-      show(f, true);
-      f.g.classList.remove('par');
-      place(f, PAD + (f.x - z.x) * s, f.w * s);
-    } else {
-      show(f, false);
-    }
-  }
-  zoomed = z;
-  unzoomT.classList.remove('hide');
-}
-function unzoom() {
-  for (var i = 0; i < fr.length; i++) {
-    var f = fr[i];
-    show(f, true);
-    f.g.classList.remove('par');
-    place(f, f.x, f.w);
-  }
-  zoomed = null;
-  unzoomT.classList.add('hide');
-}
-function resetSearch() {
-  for (var i = 0; i < fr.length; i++) fr[i].r.setAttribute('fill', fr[i].fill);
-  searching = null;
-  matchedT.textContent = '';
-  searchT.textContent = 'Search';
-}
-// Highlights the frames whose name matches the regular expression and shows the share of
-// samples under them (a match under a match counted once). Returns the frames matched.
-function search(term) {
-  if (term === null || term === undefined || term === '') { resetSearch(); return 0; }
-  var re;
-  try { re = new RegExp(term); } catch (e) { matchedT.textContent = 'Bad pattern'; return -1; }
-  var hits = 0, n = 0, under = 0;  // under: the end of the subtree of the last counted hit
-  for (var i = 0; i < fr.length; i++) {
-    var f = fr[i], m = re.test(f.name);
-    f.r.setAttribute('fill', m ? HL : f.fill);
-    if (!m) continue;
-    ++hits;
-    if (i >= under) { n += f.n; under = f.e; }
-  }
-  searching = term;
-  matchedT.textContent = 'Matched: ' + (T ? 100 * n / T : 0).toFixed(2) + '% (' + hits +
-      (hits === 1 ? ' frame)' : ' frames)');
-  searchT.textContent = 'Reset Search';
-  return hits;
-}
-function askSearch() {
-  if (searching !== null) { resetSearch(); return; }
-  var t = window.prompt('Search for a function (regular expression):', '');
-  if (t !== null) search(t);
-}
-framesG.addEventListener('click', function (e) {
-  var f = frameOf(e.target);
-  if (f) zoom(f);
-});
-framesG.addEventListener('mouseover', function (e) {
-  var f = frameOf(e.target);
-  if (f) details.textContent = f.g.getElementsByTagName('title')[0].textContent.replace(/\n/g, ' | ');
-});
-framesG.addEventListener('mouseout', function () { details.textContent = ' '; });
-unzoomT.addEventListener('click', unzoom);
-searchT.addEventListener('click', askSearch);
-document.addEventListener('keydown', function (e) {
-  if ((e.ctrlKey || e.metaKey) && (e.key === 'f' || e.key === 'F')) { e.preventDefault(); askSearch(); }
-  else if (e.key === 'Escape') { if (zoomed) unzoom(); else if (searching !== null) resetSearch(); }
-});
-)js";
-
-}  // namespace
-
-std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                       const Config& cfg) {
-  const pmcprofile::Tables& t = s.tables();
-  const SvgOptions& o = cfg.svg;
-  const bool inlines = cfg.profile.symbols.inlines;
-  const bool by_file = ps.size() > 1 || (!ps.empty() && !ps.front().name.empty());
-
-  // Events by name (two ids may share one), in the order met.
-  std::vector<std::string> event_names;
-  std::vector<uint32_t> event_of(t.events.size(), 0);
-  for (size_t e = 0; e < t.events.size(); ++e) {
-    auto it = std::find(event_names.begin(), event_names.end(), t.events[e]);
-    event_of[e] = static_cast<uint32_t>(it - event_names.begin());
-    if (it == event_names.end()) event_names.push_back(t.events[e]);
-  }
-  std::vector<uint64_t> event_total(event_names.size(), 0);
-  for (const auto& p : ps)
-    for (size_t e = 0; e < p.event_samples.size() && e < event_of.size(); ++e)
-      event_total[event_of[e]] += p.event_samples[e];
-  size_t events_seen = 0;
-  for (uint64_t n : event_total) events_seen += n != 0;
-  // The event is never merged silently: with samples of several events each is a root frame.
-  const bool event_frame = events_seen > 1;
-
-  // Labels, interned by (kind, id).
-  std::vector<Label> labels;
-  std::unordered_map<uint64_t, uint32_t> label_ids;
-  auto intern = [&](Kind k, uint64_t id, auto&& make) -> uint32_t {
-    const uint64_t key = uint64_t{static_cast<uint8_t>(k)} << 56 | id;
-    auto [it, fresh] = label_ids.try_emplace(key, static_cast<uint32_t>(labels.size()));
-    if (fresh) {
-      Label l = make();
-      l.kind = k;
-      l.fill = colour(k, l.name);
-      labels.push_back(std::move(l));
-    }
-    return it->second;
-  };
-  auto function_label = [&](const pmcprofile::FunctionRef& r) {
-    const pmcprofile::Function& f = t.functions[r.id];
-    const Kind k = f.why != pmcprofile::Unresolved::none ? Kind::unresolved
-                   : f.kernel                             ? Kind::kernel
-                   : r.inlined                            ? Kind::inlined
-                                                          : Kind::user;
-    return intern(k, uint64_t{r.id}, [&] {
-      Label l;
-      l.name = clean(f.name);
-      std::string about;
-      if (f.object != pmcprofile::kNoObject) about = clean(s.objects().peek(f.object).name);
-      auto add = [&](const std::string& w) { about += (about.empty() ? "" : ", ") + w; };
-      if (f.kernel) add("kernel");
-      if (r.inlined) add("inlined");
-      if (f.why != pmcprofile::Unresolved::none) add(std::string("unresolved: ") + pmcprofile::unresolved_reason(f.why));
-      l.about = about;
-      return l;
-    });
-  };
-
-  // One tree over every stack of every profile: the root "all", then the input (--by-file),
-  // the event (several events), the command (--comm-frame), then the functions.
-  std::vector<Node> nodes(1);
-  std::unordered_map<uint64_t, uint32_t> child_ids;
-  {
-    size_t guess = 0;
-    for (const auto& p : ps) guess += p.nodes.size();
-    child_ids.reserve(guess);
-    nodes.reserve(guess + 1);
-  }
-  labels.push_back({"all", Kind::root, "", colour(Kind::root, "all")});
-  auto child = [&](uint32_t parent, uint32_t label, bool is_event) {
-    auto [it, fresh] = child_ids.try_emplace(uint64_t{parent} << 32 | label,
-                                             static_cast<uint32_t>(nodes.size()));
-    if (fresh) {
-      Node n;
-      n.parent = parent;
-      n.label = label;
-      n.depth = nodes[parent].depth + 1;
-      n.base = is_event ? it->second : nodes[parent].base;
-      nodes.push_back(n);
-    }
-    return it->second;
-  };
-  std::vector<uint32_t> path;
-  for (size_t pi = 0; pi < ps.size(); ++pi) {
-    const pmcprofile::Profile& p = ps[pi];
-    uint32_t top = 0;
-    if (by_file)
-      top = child(0, intern(Kind::input, pi, [&] { return Label{clean(p.name), Kind::input, "input", ""}; }),
-                  false);
-    pmcprofile::for_each_function_stack(p, t, inlines, [&](uint32_t ctx,
-                                                           std::span<const pmcprofile::FunctionRef> stack,
-                                                           uint64_t n) {
-      const pmcprofile::Context& c = t.context_of(ctx);
-      uint32_t at = top;
-      if (event_frame) {
-        const uint32_t e = event_of[c.event];
-        at = child(at, intern(Kind::event, e, [&] { return Label{clean(event_names[e]), Kind::event, "event", ""}; }),
-                   true);
-      }
-      if (cfg.comm_frame)
-        at = child(at, intern(Kind::comm, c.comm, [&] { return Label{clean(t.comms[c.comm]), Kind::comm, "command", ""}; }),
-                   false);
-      path.clear();
-      for (const auto& r : stack) path.push_back(function_label(r));
-      if (o.reverse) std::reverse(path.begin(), path.end());  // leaf at the base
-      for (uint32_t l : path) at = child(at, l, false);
-      nodes[at].total += n;
-    });
-  }
-  child_ids = {};
-  // Callers hold their callees' samples: one pass from the last node (children come later).
-  for (size_t k = nodes.size(); k-- > 1;) nodes[nodes[k].parent].total += nodes[k].total;
-  const uint64_t all = nodes[0].total;
-
-  // Children lists in one array (first[k] .. first[k + 1]), not a vector per node.
-  std::vector<uint32_t> first(nodes.size() + 1, 0), kids(nodes.size() > 0 ? nodes.size() - 1 : 0);
-  for (size_t k = 1; k < nodes.size(); ++k) ++first[nodes[k].parent + 1];
-  for (size_t k = 0; k < nodes.size(); ++k) first[k + 1] += first[k];
-  {
-    std::vector<uint32_t> fill(first.begin(), first.end() - 1);
-    for (size_t k = 1; k < nodes.size(); ++k) kids[fill[nodes[k].parent]++] = static_cast<uint32_t>(k);
-  }
-  auto children = [&](uint32_t k) {
-    return std::span<uint32_t>(kids.data() + first[k], first[k + 1] - first[k]);
-  };
-
-  // Siblings sorted by name (flamegraph.pl's order: the picture does not change between
-  // runs), inputs kept in the order given. Only drawn frames need it.
-  auto by_name = [&](uint32_t a, uint32_t b) {
-    const Label& la = labels[nodes[a].label];
-    const Label& lb = labels[nodes[b].label];
-    if (la.kind == Kind::input && lb.kind == Kind::input) return nodes[a].label < nodes[b].label;
-    if (la.name != lb.name) return la.name < lb.name;
-    if (la.about != lb.about) return la.about < lb.about;
-    return nodes[a].label < nodes[b].label;
-  };
-
-  // Layout: x of every node from its samples; the narrow ones pruned.
-  const double inner = static_cast<double>(o.width) - 2 * kPad;
-  const double per_sample = all == 0 ? 0 : inner / static_cast<double>(all);
-  std::vector<double> x(nodes.size(), kPad);
-  std::vector<uint8_t> drawn(nodes.size(), 0);
-  uint64_t shown = 0;
-  uint32_t max_depth = 0;
-  {
-    std::vector<uint32_t> todo{0};
-    while (!todo.empty()) {
-      const uint32_t k = todo.back();
-      todo.pop_back();
-      const double w = static_cast<double>(nodes[k].total) * per_sample;
-      if (k != 0 && w < o.min_width) continue;  // with its callees, narrower still
-      drawn[k] = 1;
-      ++shown;
-      max_depth = std::max(max_depth, nodes[k].depth);
-      double cx = x[k];
-      const auto ch = children(k);
-      std::sort(ch.begin(), ch.end(), by_name);
-      for (uint32_t c : ch) {
-        x[c] = cx;
-        cx += static_cast<double>(nodes[c].total) * per_sample;
-      }
-      for (auto it = ch.rbegin(); it != ch.rend(); ++it) todo.push_back(*it);
-    }
-  }
-
-  const uint64_t pruned = nodes.size() - shown;  // every node not drawn is under a pruned one
-
-  // Title and the line under it.
+// --title, else "Flame graph: EVENTS (INPUTS)".
+std::string graph_title(const svg::EventGroups& events, const std::vector<std::string>& inputs,
+                        const SvgOptions& o) {
   std::string title = o.title;
   if (title.empty()) {
     std::string evs, ins;
-    for (size_t e = 0; e < event_names.size(); ++e)
-      if (event_total[e] != 0) evs += (evs.empty() ? "" : ", ") + event_names[e];
-    for (const auto& in : t.inputs) ins += (ins.empty() ? "" : ", ") + in;
+    for (size_t e = 0; e < events.names.size(); ++e)
+      if (events.samples[e] != 0) evs += (evs.empty() ? "" : ", ") + events.names[e];
+    for (const auto& in : inputs) ins += (ins.empty() ? "" : ", ") + in;
     title = "Flame graph: " + (evs.empty() ? std::string("no samples") : evs) + " (" + ins + ")";
   }
-  title = clean(title);
+  return svg::clean(title);
+}
+
+// The line under the title: samples per event, the direction, what was pruned.
+std::string graph_subtitle(const svg::EventGroups& events, const SvgLayout& layout,
+                           const SvgOptions& o) {
   std::string sub;
-  for (size_t e = 0; e < event_names.size(); ++e)
-    if (event_total[e] != 0)
-      sub += (sub.empty() ? "" : ", ") + clean(event_names[e]) + ": " + std::to_string(event_total[e]) +
-             " samples";
-  if (all == 0) sub = "No samples.";
+  for (size_t e = 0; e < events.names.size(); ++e)
+    if (events.samples[e] != 0)
+      sub += (sub.empty() ? "" : ", ") + svg::clean(events.names[e]) + ": " +
+             std::to_string(events.samples[e]) + " samples";
+  if (layout.samples == 0) sub = "No samples.";
   if (o.reverse) sub += "; reversed: stacks merged from the leaf";
-  if (pruned != 0) {
+  if (layout.pruned != 0) {
     std::string mw;
-    num(mw, o.min_width);
-    sub += "; " + std::to_string(pruned) + (pruned == 1 ? " frame" : " frames") + " narrower than " + mw +
-           " px not drawn";
+    append_number(mw, o.min_width);
+    sub += "; " + std::to_string(layout.pruned) + (layout.pruned == 1 ? " frame" : " frames") +
+           " narrower than " + mw + " px not drawn";
   }
+  return sub;
+}
 
-  const double top_pad = kFontSize * 4.5;      // title, subtitle, controls
-  const double bottom_pad = kFontSize * 2 + 10;  // details line
-  const double height = top_pad + bottom_pad + (max_depth + 1) * kFrameHeight;
-  const double w_img = static_cast<double>(o.width);
-  // The y of depth 0: the bottom row of a flame graph, the top row of an icicle.
-  const double y0 = o.icicle ? top_pad : height - bottom_pad - kFrameHeight;
+// The image's size and where its rows are.
+struct Page {
+  double width = 0, height = 0;
+  double y0 = 0;  // the y of depth 0: the bottom row of a flame graph, the top row of an icicle
+  bool icicle = false;
+  double y(uint32_t depth) const {
+    return icicle ? y0 + depth * svg::kFrameHeight : y0 - depth * svg::kFrameHeight;
+  }
+};
 
-  std::string out;
-  out.reserve(4096 + nodes.size() * 160);
+constexpr double kTopPad = svg::kFontSize * 4.5;         // title, subtitle, controls
+constexpr double kBottomPad = svg::kFontSize * 2 + 10;  // details line
+
+Page page(const SvgLayout& layout, const SvgOptions& o) {
+  Page p;
+  p.width = static_cast<double>(o.width);
+  p.height = kTopPad + kBottomPad + (layout.max_depth + 1) * svg::kFrameHeight;
+  p.y0 = o.icicle ? kTopPad : p.height - kBottomPad - svg::kFrameHeight;
+  p.icicle = o.icicle;
+  return p;
+}
+
+void text(std::string& out, const char* id, double x, double y, const std::string& body,
+          const char* cls = nullptr) {
+  out += "<text id=\"";
+  out += id;
+  out += '"';
+  if (cls) {
+    out += " class=\"";
+    out += cls;
+    out += '"';
+  }
+  out += " x=\"";
+  append_number(out, x);
+  out += "\" y=\"";
+  append_number(out, y);
+  out += "\">";
+  append_xml(out, body);
+  out += "</text>\n";
+}
+
+// Everything before the frames: the document, its style, the background, the title and
+// subtitle, the controls and the lines the script fills.
+void write_head(std::string& out, const Page& p, const std::string& title, const std::string& sub) {
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
          "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"";
-  num(out, w_img);
+  append_number(out, p.width);
   out += "\" height=\"";
-  num(out, height);
+  append_number(out, p.height);
   out += "\" viewBox=\"0 0 ";
-  num(out, w_img);
+  append_number(out, p.width);
   out += ' ';
-  num(out, height);
+  append_number(out, p.height);
   out += "\">\n<style><![CDATA[\n"
          "text{font-family:Verdana,sans-serif;font-size:12px;fill:#000}\n"
          "#title{font-size:17px;text-anchor:middle}\n#sub{text-anchor:middle;fill:#444}\n"
@@ -530,89 +141,98 @@ std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
          "#frames text{pointer-events:none}\n.par{opacity:.5}\n.hide{display:none}\n"
          "]]></style>\n";
   out += "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f8\"/>\n";
-  auto text = [&](const char* id, double tx, double ty, const std::string& body, const char* cls = nullptr) {
-    out += "<text id=\"";
-    out += id;
-    out += '"';
-    if (cls) {
-      out += " class=\"";
-      out += cls;
-      out += '"';
-    }
-    out += " x=\"";
-    num(out, tx);
-    out += "\" y=\"";
-    num(out, ty);
-    out += "\">";
-    xml(out, body);
-    out += "</text>\n";
-  };
-  text("title", w_img / 2, kFontSize * 1.8, title);
-  text("sub", w_img / 2, kFontSize * 3.2, sub);
-  text("unzoom", kPad, kFontSize * 3.2, "Reset Zoom", "hide");
-  text("search", w_img - kPad, kFontSize * 3.2, "Search");
-  text("details", kPad, height - kFontSize, " ");
-  text("matched", w_img - kPad, height - kFontSize, "");
+  text(out, "title", p.width / 2, svg::kFontSize * 1.8, title);
+  text(out, "sub", p.width / 2, svg::kFontSize * 3.2, sub);
+  text(out, "unzoom", svg::kPad, svg::kFontSize * 3.2, "Reset Zoom", "hide");
+  text(out, "search", p.width - svg::kPad, svg::kFontSize * 3.2, "Search");
+  text(out, "details", svg::kPad, p.height - svg::kFontSize, " ");
+  text(out, "matched", p.width - svg::kPad, p.height - svg::kFontSize, "");
+}
 
-  out += "<g id=\"frames\">\n";
-  {  // depth-first, so that the file reads like the tree
-    std::vector<uint32_t> todo{0};
-    while (!todo.empty()) {
-      const uint32_t k = todo.back();
-      todo.pop_back();
-      if (!drawn[k]) continue;
-      const Node& n = nodes[k];
-      const Label& l = labels[n.label];
-      const double w = static_cast<double>(n.total) * per_sample;
-      const double y = o.icicle ? y0 + n.depth * kFrameHeight : y0 - n.depth * kFrameHeight;
-      out += "<g><title>";
-      xml(out, l.name);
-      out += '\n';
-      out += std::to_string(n.total);
-      out += n.total == 1 ? " sample, " : " samples, ";
-      out += percent(n.total, nodes[n.base].total);
-      if (n.base != 0) {
-        out += " of ";
-        xml(out, labels[nodes[n.base].label].name);
-      }
-      if (!l.about.empty()) {
-        out += '\n';
-        xml(out, l.about);
-      }
-      out += "</title><rect x=\"";
-      num(out, x[k]);
-      out += "\" y=\"";
-      num(out, y);
-      out += "\" width=\"";
-      num(out, w);
-      out += "\" height=\"15\" fill=\"";
-      out += l.fill;
-      out += "\"/>";
-      const std::string lab = label(l.name, w);
-      if (!lab.empty()) {
-        out += "<text x=\"";
-        num(out, x[k] + 3);
-        out += "\" y=\"";
-        num(out, y + kFrameHeight - 5.5);
-        out += "\">";
-        xml(out, lab);
-        out += "</text>";
-      }
-      out += "</g>\n";
-      const auto ch = children(k);
-      for (auto it = ch.rbegin(); it != ch.rend(); ++it) todo.push_back(*it);
-    }
+// One frame: its hover text (name; samples and share; object), its box and its label.
+void write_frame(std::string& out, const SvgLayout& layout, const SvgFrame& f, const Page& p) {
+  const SvgFrame& base = layout.frames[f.share_of];
+  out += "<g><title>";
+  append_xml(out, f.name);
+  out += '\n';
+  out += std::to_string(f.samples);
+  out += f.samples == 1 ? " sample, " : " samples, ";
+  out += svg::percent(f.samples, base.samples);
+  if (f.share_of != 0) {
+    out += " of ";
+    append_xml(out, base.name);
   }
-  out += "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n";
+  if (!f.about.empty()) {
+    out += '\n';
+    append_xml(out, f.about);
+  }
+  const double y = p.y(f.depth);
+  out += "</title><rect x=\"";
+  append_number(out, f.x);
+  out += "\" y=\"";
+  append_number(out, y);
+  out += "\" width=\"";
+  append_number(out, f.width);
+  out += "\" height=\"15\" fill=\"";
+  out += colour(f.kind, f.name);
+  out += "\"/>";
+  const std::string label = svg::fit_label(f.name, f.width);
+  if (!label.empty()) {
+    out += "<text x=\"";
+    append_number(out, f.x + 3);
+    out += "\" y=\"";
+    append_number(out, y + svg::kFrameHeight - 5.5);
+    out += "\">";
+    append_xml(out, label);
+    out += "</text>";
+  }
+  out += "</g>\n";
+}
+
+// The page script (flamegraph.js): zoom, search, hover details. It reads everything from
+// the drawn frames (name: the first line of the <title>; samples: "N samples" on the
+// second; depth: y), so the file carries no second copy of the data. Frames are in
+// depth-first order: a frame's callees are the frames after it that are deeper, which gives
+// zoom and search the exact tree without comparing rounded coordinates. The constants
+// before it are written here.
+void write_script(std::string& out, const SvgLayout& layout, const Page& p, const SvgOptions& o) {
+  out += "<script type=\"text/ecmascript\"><![CDATA[\n";
   // Numbers only: nothing from the log reaches the script.
   char consts[256];
-  std::snprintf(consts, sizeof consts, "var T = %llu, W = %u, PAD = %g, FH = %g, FS = %g, FW = %g, IC = %d, Y0 = %.2f;",
-                static_cast<unsigned long long>(all), o.width, kPad, kFrameHeight, kFontSize, kFontWidth,
-                o.icicle ? 1 : 0, y0);
+  std::snprintf(consts, sizeof consts,
+                "var T = %llu, W = %u, PAD = %g, FH = %g, FS = %g, FW = %g, IC = %d, Y0 = %.2f;\n",
+                static_cast<unsigned long long>(layout.samples), o.width, svg::kPad, svg::kFrameHeight,
+                svg::kFontSize, svg::kFontWidth, o.icicle ? 1 : 0, p.y0);
   out += consts;
-  out += kScript;
-  out += "]]></script>\n</svg>\n";
+  out += kFlamegraphJs;
+  out += "]]></script>\n";
+}
+
+std::string render(const SvgLayout& layout, const std::string& title, const std::string& sub,
+                   const SvgOptions& o) {
+  const Page p = page(layout, o);
+  std::string out;
+  out.reserve(4096 + layout.frames.size() * 160);
+  write_head(out, p, title, sub);
+  out += "<g id=\"frames\">\n";
+  for (const SvgFrame& f : layout.frames) write_frame(out, layout, f, p);  // reads like the tree
+  out += "</g>\n";
+  write_script(out, layout, p, o);
+  out += "</svg>\n";
   return out;
+}
+
+}  // namespace
+
+std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
+                       const Config& cfg) {
+  const SvgOptions& o = cfg.svg;
+  const svg::EventGroups events = svg::group_events(ps, s.tables());
+  // The tree is gone before the drawing starts: the layout holds what is drawn.
+  const SvgLayout layout = svg::layout_frames(svg::merge_stacks(ps, s, events, cfg),
+                                             static_cast<double>(o.width), o.min_width);
+  return render(layout, graph_title(events, s.tables().inputs, o), graph_subtitle(events, layout, o),
+                o);
 }
 
 }  // namespace report

@@ -1,0 +1,31 @@
+// Text in the flame graph: untrusted names made safe, escaped for XML, cut to fit a frame,
+// and numbers written short.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace report::svg {
+
+// Untrusted text (names from logs and ELF files) made valid UTF-8 without control
+// characters: invalid bytes become U+FFFD, C0/C1 controls and DEL a visible \xNN, and the
+// two non-characters XML forbids U+FFFD. XML escaping is a separate step (append_xml).
+std::string clean(std::string_view s);
+
+// Text content and attribute values: every markup character escaped, so that "]]>",
+// "<script>" or a quote in a name stays text.
+void append_xml(std::string& out, std::string_view s);
+
+// The label a frame of `width` pixels shows: all of it, or a cut with "..", or nothing
+// under three characters (flamegraph.pl's rule; the page script applies the same on zoom).
+// `name` is valid UTF-8 (clean()).
+std::string fit_label(std::string_view name, double width);
+
+// Pixels with at most two decimals ("12.5", "3", "0.07").
+void append_number(std::string& out, double v);
+
+// "12.50%" of `of` (0.00% of nothing).
+std::string percent(uint64_t n, uint64_t of);
+
+}  // namespace report::svg

@@ -64,8 +64,7 @@ inline void make_plan(uint8_t type, const Layout* l, const Abi& abi, Plan& plan,
   plan.simple = cold.nother == 0 && plan.tail != FieldType::path && plan.nwords <= words &&
                 !narrow_frames;
   if (plan.simple) {  // pad the word list (Plan::simple)
-    uint8_t spare = 0;
-    while (l->has(static_cast<Field>(spare))) ++spare;
+    const auto spare = static_cast<uint8_t>(kDecoderScratch);
     for (int i = plan.nwords; i < words; ++i) {
       plan.word_slot[static_cast<size_t>(i)] = spare;
       plan.word_off[static_cast<size_t>(i)] = 4;

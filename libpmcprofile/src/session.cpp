@@ -42,7 +42,7 @@ std::string hex32(uint64_t v, const char* prefix = "") {
 // A record held in the reordering window as a copy (stream readers reuse their buffer).
 struct Held {
   Kind kind = Kind::unknown;
-  std::array<uint64_t, pmclog::kScalarFieldCount> v{};
+  std::array<uint64_t, pmclog::kScalarSlots> v{};
   std::string text;
   std::vector<uint64_t> pcs;
   uint64_t operator[](Field f) const { return v[static_cast<size_t>(f)]; }
@@ -198,6 +198,7 @@ class Replay {
       it.slot = take_slot();
       Held& h = held_[it.slot];
       h.kind = Kind::callchain;
+      h.v = {};  // a reused slot: nothing of its last record stays
       h.v[static_cast<size_t>(Field::pid)] = it.pid;
       h.v[static_cast<size_t>(Field::tid)] = it.tid;
       h.v[static_cast<size_t>(Field::pmcid)] = it.pmcid;
@@ -399,9 +400,8 @@ class Replay {
       }
       case Kind::procexec: {
         const auto pid = static_cast<uint32_t>(h[Field::pid]);
-        // Fields outside the record's layout hold stale values: dynaddr only in M10.
-        const bool m10 = abi_.generation == pmclog::Generation::M10;
-        as_.exec(pid, h.text, h[Field::entryaddr], m10 ? h[Field::dynaddr] : 0, m10);
+        const bool m10 = abi_.generation == pmclog::Generation::M10;  // dynaddr: 0 before M10
+        as_.exec(pid, h.text, h[Field::entryaddr], h[Field::dynaddr], m10);
         comm_[pid] = base_name(h.text);
         break;
       }

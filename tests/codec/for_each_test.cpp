@@ -263,3 +263,37 @@ TEST(AddrView, CopyToGivesTheFramesInEveryAbi) {
 }
 
 }  // namespace
+
+namespace {
+
+// Fields outside a record's layout read 0, whatever record came before, through next() and
+// for_each (the fast path reuses one Record and clears it only when the kind changes).
+void expect_unset_fields_zero(const pmclog::Record& r) {
+  for (int f = 0; f < pmclog::kScalarFieldCount; ++f) {
+    if (r.has(static_cast<pmclog::Field>(f))) continue;
+    ASSERT_EQ(r.v[static_cast<size_t>(f)], 0u)
+        << pmclog::kind_name(r.kind) << " at offset " << r.offset << ": field " << f;
+  }
+}
+
+TEST(ForEach, FieldsOutsideTheLayoutAreZero) {
+  for (const Abi& abi : fixture_abis()) {
+    SCOPED_TRACE(fixture_stem(abi));
+    const auto b = mixed_log(abi, 11);
+    auto rd = pmclog::LogReader::over(b, abi);
+    pmclog::Record r;
+    pmclog::Error e;
+    size_t n = 0;
+    while (rd.next(r, e) == Step::record) {
+      expect_unset_fields_zero(r);
+      ++n;
+    }
+    ASSERT_GT(n, 100u);
+    auto rd2 = pmclog::LogReader::over(b, abi);
+    rd2.for_each([&](const pmclog::Record& x) { expect_unset_fields_zero(x); }, e);
+    auto rd3 = pmclog::LogReader::stream(pmclog::span_source(b, 333), abi);
+    rd3.for_each([&](const pmclog::Record& x) { expect_unset_fields_zero(x); }, e);
+  }
+}
+
+}  // namespace

@@ -24,6 +24,10 @@ enum class Field : uint8_t {
   pcs,
 };
 inline constexpr int kScalarFieldCount = static_cast<int>(Field::pageshift) + 1;
+// A decoded record's scalar slots: every Field, then one that no Field names, where the fast
+// path's fixed-count word copy puts the words a short layout does not have.
+inline constexpr int kDecoderScratch = kScalarFieldCount;
+inline constexpr int kScalarSlots = kScalarFieldCount + 1;
 inline constexpr int kFieldCount = static_cast<int>(Field::pcs) + 1;
 
 std::string_view field_name(Field f);  // stable JSON/text name, e.g. "entryaddr"

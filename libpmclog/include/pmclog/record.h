@@ -108,9 +108,10 @@ struct Record {
   Header header;
   std::span<const uint8_t> raw;  // the whole record, header included
   const Layout* layout = nullptr;  // nullptr for Kind::unknown
-  // Scalar fields, indexed by Field. Only the fields of the record's layout are set; the
-  // others hold whatever an earlier record left (the decoder does not spend time clearing them).
-  std::array<uint64_t, kScalarFieldCount> v{};
+  // Scalar fields, indexed by Field. The fields of the record's layout are set, the others
+  // are 0 (cleared when the layout changes from the record before, so runs of one kind cost
+  // nothing); the last slot is the decoder's scratch (kDecoderScratch).
+  std::array<uint64_t, kScalarSlots> v{};
   std::string_view text;  // the record's text field (path, evname, cpuid, tdname, pcomm)
   AddrView pcs;           // CALLCHAIN frames
 

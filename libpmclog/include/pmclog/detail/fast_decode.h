@@ -48,7 +48,7 @@ struct alignas(64) Plan {
   uint8_t frame_shift = 3;
   // At most fast_words() words, perhaps an address array, nothing else (no ColdPlan, no
   // path). Such a plan's word list is padded to fast_words() entries that reread the
-  // header's second word into a field the layout does not have, so the fast path copies a
+  // header's second word into the scratch slot (kDecoderScratch), so the fast path copies a
   // fixed number of words with no branch on the count.
   bool simple = false;
   // A path's bytes the kernel sized for but left unfilled after its NUL: the 4 per address of
@@ -93,6 +93,9 @@ template <ByteOrder O, bool Legacy, bool Simple = false>
   const uint16_t len = static_cast<uint16_t>(word & 0xFFFF);
   out.offset = offset;
   out.kind = plan.kind;
+  // Fields outside the layout read 0: cleared only when the kind changes (rare in a run of
+  // samples), as every field of one layout is written below.
+  if (out.layout != plan.layout) out.v = {};
   out.layout = plan.layout;
   out.header = header_of<O, Legacy>(p, word);
   out.raw = {p, len};

@@ -22,6 +22,7 @@
 #include "exit_status.h"
 #include "launcher.h"
 #include "log_sink.h"
+#include "merger.h"
 #include "pmclog/container.h"
 #include "pmclog/layout.h"
 #include "pmcprofile/kallsyms.h"
@@ -84,42 +85,6 @@ void set_code_limits(ConversionConfig& cc) {
   (void)cc;
 #endif
 }
-
-// Merges the per-CPU buffers by time. A record stamped before the moment a drain began is
-// already in its buffer by then, so everything older than that moment can be written.
-class Merger {
- public:
-  explicit Merger(Converter& c) : conv_(c) {}
-  void add(PerfEvent&& e) { pending_.push_back(std::move(e)); }
-  // Writes the events older than `limit` in (time, arrival) order; the rest wait, in arrival
-  // order. Only the due events are sorted, and as 16-byte keys: a stable sort of every
-  // pending PerfEvent (200 bytes, with vectors) at every drain was half the recorder's CPU.
-  void flush_before(uint64_t limit) {
-    due_.clear();
-    for (uint32_t i = 0; i < pending_.size(); ++i)
-      if (pending_[i].time < limit) due_.push_back({pending_[i].time, i});
-    // Indices rise with arrival, so (time, index) is the (time, arrival) order.
-    std::sort(due_.begin(), due_.end(), [](const Due& a, const Due& b) {
-      return a.time != b.time ? a.time < b.time : a.index < b.index;
-    });
-    for (const Due& d : due_) conv_.process(pending_[d.index]);
-    if (due_.size() == pending_.size()) {
-      pending_.clear();
-      return;
-    }
-    std::erase_if(pending_, [limit](const PerfEvent& e) { return e.time < limit; });
-  }
-  void flush_all() { flush_before(UINT64_MAX); }
-
- private:
-  Converter& conv_;
-  std::vector<PerfEvent> pending_;  // in arrival order
-  struct Due {
-    uint64_t time;
-    uint32_t index;  // into pending_
-  };
-  std::vector<Due> due_;
-};
 
 int status_to_exit(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);

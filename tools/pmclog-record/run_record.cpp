@@ -23,6 +23,7 @@
 #include "launcher.h"
 #include "log_sink.h"
 #include "merger.h"
+#include "recording_plan.h"
 #include "pmclog/container.h"
 #include "pmclog/layout.h"
 #include "pmcprofile/kallsyms.h"
@@ -107,60 +108,18 @@ bool read_group(int fd, PerfEvent& e) {
 }  // namespace
 
 int run_record(const Options& opt) {
-  const bool command_mode = !opt.command.empty();
-  // parse_options() has refused unknown events and --count with -a (usage errors).
-  std::vector<EventChoice> events;
-  for (const auto& name : opt.events) {
-    auto spec = find_event(name);
-    if (!spec) return code(Exit::tool_failed);  // unreachable after parse_options()
-    events.push_back(EventChoice{name, *spec, false});
-  }
-
-  // A command that cannot run fails before anything is opened or written.
-  std::string cmd_path;
-  if (command_mode) {
-    std::string why;
-    bool found = false;
-    auto p = resolve_command(opt.command[0], why, found);
-    if (!p) {
-      diag().error("cannot run '" + pmclog::display_path(opt.command[0]) + "': " + why +
-                   "; nothing was recorded");
-      // As a shell does: 127 when there is no such program, 126 when it cannot be run.
-      return code(found ? Exit::cannot_run : Exit::not_found);
-    }
-    cmd_path = *p;
-  }
-  for (pid_t pid : opt.pids)
-    if (!process_exists(pid)) {
-      diag().error("no process " + std::to_string(pid) + "; nothing was recorded");
-      return code(Exit::tool_failed);
-    }
-
+  RecordingPlan plan;
+  if (auto refused = plan_recording(opt, plan)) return *refused;
+  const bool command_mode = plan.command_mode;
   const pmclog::Abi abi = opt.abi;
-  const DepthChoice dc =
-      choose_depth(opt.depth, abi.callchain_depth_max(),
-                   std::string(pmclog::generation_name(abi.generation)).c_str(),
-                   read_kernel_stack_limits(), opt.user_callchain ? 2 : 1);
-  const uint32_t depth = dc.depth;
-  if (opt.depth_given && !dc.capped_by.empty() && !opt.quiet)
-    diag().note("callchain depth capped at " + std::to_string(depth) + " (" + dc.capped_by +
-                 ")");
-  if (!dc.note.empty() && !opt.counting && !opt.quiet) diag().note(dc.note);
+  const uint32_t depth = plan.depth;
+  auto& events = plan.events;
+  const std::string& cmd_path = plan.cmd_path;
 
   install_signal_handlers();
   Launcher launcher;
   std::vector<pid_t> targets;
-  if (command_mode) {
-    std::string err;
-    if (!launcher.prepare(cmd_path, opt.command, err)) {
-      diag().error(err);
-      return code(Exit::tool_failed);
-    }
-    if (!opt.system_wide) targets.push_back(launcher.pid());
-  }
-  if (opt.system_wide) targets = {-1};
-  for (pid_t pid : opt.pids)
-    for (pid_t tid : proc_threads(pid)) targets.push_back(tid);
+  if (auto failed = prepare_targets(opt, plan, launcher, targets)) return *failed;
 
   OpenSettings s;
   s.counting = opt.counting;

@@ -23,6 +23,7 @@
 #include "launcher.h"
 #include "log_sink.h"
 #include "merger.h"
+#include "output_and_events.h"
 #include "recording_plan.h"
 #include "pmclog/container.h"
 #include "pmclog/layout.h"
@@ -121,51 +122,19 @@ int run_record(const Options& opt) {
   std::vector<pid_t> targets;
   if (auto failed = prepare_targets(opt, plan, launcher, targets)) return *failed;
 
-  OpenSettings s;
-  s.counting = opt.counting;
-  s.system_wide = opt.system_wide;
-  s.enable_on_exec = command_mode && !opt.system_wide;
-  s.exclude_kernel = opt.user_only;
-  s.fallback = opt.fallback;
-  s.use_period = opt.period.has_value();
-  s.period = opt.period.value_or(0);
-  s.frequency = opt.frequency;
-  s.max_stack = depth;  // frames only: the kernel counts the context markers apart
-  s.mmap_pages = opt.mmap_pages;
-  // The output opens before the events, so an output that is refused (a file the user may not
-  // write, a terminal) is the only message. An existing default-named log is kept as .old, as
-  // perf keeps perf.data.old.
-  std::string out_path = opt.output;
-  if (out_path.empty()) {
-    out_path = kDefaultOutput;
-    struct stat st;
-    if (stat(out_path.c_str(), &st) == 0) {
-      std::string old = out_path + ".old";
-      if (std::rename(out_path.c_str(), old.c_str()) == 0 && !opt.quiet)
-        diag().note("kept the previous " + pmclog::display_path(out_path) + " as " +
-                    pmclog::display_path(old));
-    }
-  }
+  OpenSettings s = open_settings(opt, plan);
+  // The output opens before the events, so an output that is refused is the only message.
+  const std::string out_path = output_path(opt);
   LogSink sink(abi, out_path);
-  {
-    std::string err;
-    if (!sink.open(err)) {
-      // the sink's messages name the output path
-      diag().error(err);
-      launcher.abort();
-      return code(Exit::tool_failed);
-    }
+  if (!open_output(sink)) {
+    launcher.abort();
+    return code(Exit::tool_failed);
   }
-
   const int ncpu = online_cpu_count();
   OpenedEvents opened;
-  {
-    std::string err;
-    if (!open_events(events, s, targets, ncpu, opened, err)) {
-      diag().error(err + "; nothing was recorded");
-      launcher.abort();
-      return code(Exit::tool_failed);
-    }
+  if (!open_recorded_events(events, s, targets, ncpu, opened)) {
+    launcher.abort();
+    return code(Exit::tool_failed);
   }
 
   // pmc ids: process mode has one per event; system mode one per (event, CPU).

@@ -22,7 +22,9 @@
 #include "exit_status.h"
 #include "launcher.h"
 #include "log_sink.h"
+#include "conversion_setup.h"
 #include "merger.h"
+#include "opening_records.h"
 #include "output_and_events.h"
 #include "recording_plan.h"
 #include "pmclog/container.h"
@@ -47,46 +49,6 @@ using pmclog::Kind;
 using pmclog::RecordValue;
 
 namespace {
-
-constexpr uint32_t kCputypeGeneric = 0x400;  // PMC_CPU_GENERIC (format.md §9.4)
-
-// "GenuineIntel-6-55": the kernel's cpuid string format (format.md §8).
-std::string cpuid_string() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line, vendor = "Unknown";
-  int family = 0, model = 0;
-  while (std::getline(f, line)) {
-    auto val = [&] { return line.substr(line.find(':') + 2); };
-    if (line.rfind("vendor_id", 0) == 0) vendor = val();
-    else if (line.rfind("cpu family", 0) == 0) family = std::atoi(val().c_str());
-    else if (line.rfind("model\t", 0) == 0) model = std::atoi(val().c_str());
-    else if (line.empty()) break;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%s-%d-%02X", vendor.c_str(), family, model);
-  return buf;
-}
-
-// Where code can be, for cutting garbage callchains. x86-64: user space ends at 2^47 and
-// the kernel's half begins at -2^47 (2^56 with 5-level paging, which Linux shows as the
-// la57 flag). Elsewhere only the mappings are checked.
-void set_code_limits(ConversionConfig& cc) {
-#if defined(__x86_64__)
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  bool la57 = false;
-  while (std::getline(f, line))
-    if (line.rfind("flags", 0) == 0) {
-      la57 = (line + ' ').find(" la57 ") != std::string::npos;
-      break;
-    }
-  const int bits = la57 ? 56 : 47;
-  cc.user_end = uint64_t{1} << bits;
-  cc.kernel_start = ~uint64_t{0} << bits;
-#else
-  (void)cc;
-#endif
-}
 
 int status_to_exit(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -137,138 +99,17 @@ int run_record(const Options& opt) {
     return code(Exit::tool_failed);
   }
 
-  // pmc ids: process mode has one per event; system mode one per (event, CPU).
-  ConversionConfig cc;
-  cc.depth = depth;
-  cc.counting = opt.counting;
-  cc.user_callchain = opt.user_callchain;
-  set_code_limits(cc);
-  const uint32_t mode = opt.system_wide ? kModeSystemSampling
-                        : opt.counting  ? kModeProcessCounting
-                                        : kModeProcessSampling;
-  auto pmcid_of = [&](size_t ei, int cpu) {
-    const uint32_t klass = events[ei].spec.hardware ? kClassIap : kClassSoft;
-    pmclog::PmcIdParts parts{};
-    parts.any_cpu = !opt.system_wide || cpu < 0;
-    parts.cpu = parts.any_cpu ? 0 : static_cast<uint32_t>(cpu);
-    parts.mode = mode;
-    parts.klass = klass;
-    parts.row = static_cast<uint32_t>(ei);
-    return pmclog::make_pmcid(parts, abi.generation);
-  };
-  for (const auto& [id, info] : opened.ids) cc.pmcid_of_id[id] = pmcid_of(info.event, info.cpu);
-  for (size_t ei = 0; ei < events.size(); ++ei) {
-    if (!opt.system_wide) {
-      cc.process_pmcids.push_back(pmcid_of(ei, -1));
-      cc.event_of_pmcid[pmcid_of(ei, -1)] = ei;
-    }
-  }
+  const PmcNumbering pmcid_of(opt, events);
+  ConversionConfig cc = conversion_config(opt, depth, events.size(), opened, pmcid_of);
   Converter conv(sink, cc);
   Merger merger(conv);
 
-  if (opt.container) {
-    // The container's magic and words are in the log's byte order (format.md §18). A log
-    // whose address width is not this machine's gets arch "other": the arch is a reader's
-    // evidence for the width.
-    pmclog::Container c = pmclog::host_container(abi.byte_order);
-    const auto w = pmclog::container_arch_width(c.arch);
-    if (w && *w != abi.address_width) {
-      if (!opt.quiet)
-        diag().note("the PMCL container says arch \"other\": this machine's " +
-                    std::string(*pmclog::container_arch_name(c.arch)) + " writes " +
-                    std::to_string(unsigned{*w}) + "-byte addresses, the log " +
-                    std::to_string(unsigned{abi.address_width}) + "-byte ones");
-      c.arch = static_cast<uint16_t>(pmclog::ContainerArch::other);
-    }
-    std::vector<uint8_t> bytes;
-    pmclog::encode_container(c, bytes);
-    sink.emit_raw(bytes);
-  }
+  write_container(opt, sink);
   const uint64_t t0 = monotonic_ns();
-  {
-    RecordValue init;
-    init.kind = Kind::initialize;
-    init[Field::version] = pmclog::typical_pmc_version(abi.generation);
-    init[Field::arch] = kCputypeGeneric;
-    init[Field::tsc_freq] = 1000000000;  // modern "TSC" values are CLOCK_MONOTONIC ns
-    const int64_t rt = static_cast<int64_t>(t0) + sink.realtime_offset();
-    init[Field::init_ts_sec] = static_cast<uint64_t>(rt / 1000000000);
-    init[Field::init_ts_nsec] = static_cast<uint64_t>(rt % 1000000000);
-    init.text = cpuid_string();
-    sink.emit(init, t0);
-  }
-  if (!pmclog::type_of_kind(abi.generation, Kind::pmcallocatedyn) && !opt.quiet)
-    diag().note(std::string(pmclog::generation_name(abi.generation)) +
-                " logs have no PMCALLOCATEDYN, so the event names are not recorded "
-                "(PMCALLOCATE carries only the code)");
-  uint32_t flags = opt.counting ? (kFlagLogProccsw | kFlagLogProcexit) : kFlagCallchain;
-  if (opt.user_callchain) flags |= kFlagUserCallchain;
-  if (!opt.system_wide) flags |= kFlagDescendants;
-  for (size_t ei = 0; ei < events.size(); ++ei) {
-    std::vector<int> cpus = {-1};
-    if (opt.system_wide) {
-      cpus.clear();
-      for (int c = 0; c < ncpu; ++c) cpus.push_back(c);
-    }
-    for (int cpu : cpus) {
-      RecordValue r;
-      // L2 predates PMCALLOCATEDYN: the plain record carries the code but not the name.
-      r.kind = pmclog::type_of_kind(abi.generation, Kind::pmcallocatedyn) ? Kind::pmcallocatedyn
-                                                                         : Kind::pmcallocate;
-      r[Field::pmcid] = pmcid_of(ei, cpu);
-      // Soft events are numbered after the dynamic range in FreeBSD; hardware events keep
-      // perf's config so the code is recoverable.
-      r[Field::event] = events[ei].spec.hardware ? (events[ei].spec.config & 0xFFFFFFFF)
-                                                 : 0x20000 + events[ei].spec.config;
-      r[Field::flags] = flags;
-      // hwpmc's rate is the reload count (events per sample): known with -c; a frequency
-      // (-F) has none, the kernel varies the period, so 0 says "not known".
-      r[Field::rate] = opt.counting || !opt.period ? 0 : *opt.period;
-      r.text = events[ei].spec.name;  // what was actually counted
-      sink.emit(r, t0);
-    }
-  }
-  if (!s.exclude_kernel) {
-    if (uint64_t k = pmcprofile::kernel_text_start()) {
-      RecordValue r;
-      r.kind = Kind::map_in;
-      r[Field::pid] = pmclog::kKernelPid;
-      r[Field::start] = k;
-      r.text = "[kernel.kallsyms]";
-      sink.emit(r, t0);
-    }
-  }
-  if (command_mode && !opt.system_wide) {
-    conv.add_child(launcher.pid(), t0);
-    if (opt.counting) conv.set_deferred_pid(static_cast<uint32_t>(launcher.pid()));
-    const std::string self = proc_exe(getpid());  // the child is still our fork
-    for (uint32_t pmcid : cc.process_pmcids) {
-      RecordValue r;
-      r.kind = Kind::pmcattach;
-      r[Field::pmcid] = pmcid;
-      r[Field::pid] = static_cast<uint64_t>(launcher.pid());
-      r.text = self;
-      sink.emit(r, t0);
-    }
-  }
-  for (pid_t pid : opt.pids) {
-    for (uint32_t pmcid : cc.process_pmcids) {
-      RecordValue r;
-      r.kind = Kind::pmcattach;
-      r[Field::pmcid] = pmcid;
-      r[Field::pid] = static_cast<uint64_t>(pid);
-      r.text = proc_exe(pid);
-      sink.emit(r, t0);
-    }
-    conv.add_existing_process(pid, t0, true);
-  }
-  if (opt.system_wide) {
-    // Counting starts before /proc is read: a process forked meanwhile is then told by its
-    // FORK record, not missed between the two (its samples had no name).
-    set_enabled(opened, true);
-    conv.add_idle_task(t0);
-    for (pid_t pid : all_pids()) conv.add_existing_process(pid, t0, true);
-  }
+  write_initialize(sink, t0);
+  write_pmc_allocations(opt, events, pmcid_of, ncpu, sink, t0);
+  if (!s.exclude_kernel) write_kernel_map(sink, t0);
+  announce_targets(opt, command_mode, launcher.pid(), cc.process_pmcids, opened, conv, sink, t0);
 
   // Go.
   int exit_code = 0;

@@ -1,60 +1,39 @@
+// run_record(): the steps of a recording in their order. Each step's file says what it does;
+// the objects live here, so they are made, and destroyed, in the order of the steps.
 #include "session.h"
 
-#include <poll.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <set>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
-#include "callchain_depth.h"
+#include "conversion_setup.h"
 #include "count_report.h"
 #include "diagnostics.h"
-#include "event_opening.h"
 #include "exit_status.h"
 #include "launcher.h"
 #include "log_sink.h"
-#include "conversion_setup.h"
 #include "merger.h"
 #include "opening_records.h"
 #include "output_and_events.h"
-#include "recording_plan.h"
-#include "pmclog/container.h"
-#include "pmclog/layout.h"
-#include "pmcprofile/kallsyms.h"
 #include "perf_open.h"
-#include "pmc_ids.h"
-#include "pmclog/names.h"
 #include "pmclog/text.h"
-#include "proc_info.h"
 #include "record_conversion.h"
+#include "recording_plan.h"
+#include "sampling_loop.h"
 #include "signals.h"
-#include "stdout_sink.h"
 
 namespace record {
 
 using pmclog::tools::diag;
 using pmclog::tools::Exit;
 
-using pmclog::Field;
 using pmclog::Kind;
 using pmclog::RecordValue;
 
 namespace {
-
-int status_to_exit(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);  // as shells report it
-  return code(Exit::tool_failed);
-}
 
 bool read_group(int fd, PerfEvent& e) {
   uint64_t buf[2 + 3 + 2 * 64];
@@ -68,16 +47,17 @@ bool read_group(int fd, PerfEvent& e) {
   return true;
 }
 
+int status_to_exit(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);  // as shells report it
+  return code(Exit::tool_failed);
+}
+
 }  // namespace
 
 int run_record(const Options& opt) {
   RecordingPlan plan;
   if (auto refused = plan_recording(opt, plan)) return *refused;
-  const bool command_mode = plan.command_mode;
-  const pmclog::Abi abi = opt.abi;
-  const uint32_t depth = plan.depth;
-  auto& events = plan.events;
-  const std::string& cmd_path = plan.cmd_path;
 
   install_signal_handlers();
   Launcher launcher;
@@ -87,127 +67,38 @@ int run_record(const Options& opt) {
   OpenSettings s = open_settings(opt, plan);
   // The output opens before the events, so an output that is refused is the only message.
   const std::string out_path = output_path(opt);
-  LogSink sink(abi, out_path);
+  LogSink sink(opt.abi, out_path);
   if (!open_output(sink)) {
     launcher.abort();
     return code(Exit::tool_failed);
   }
   const int ncpu = online_cpu_count();
   OpenedEvents opened;
-  if (!open_recorded_events(events, s, targets, ncpu, opened)) {
+  if (!open_recorded_events(plan.events, s, targets, ncpu, opened)) {
     launcher.abort();
     return code(Exit::tool_failed);
   }
 
-  const PmcNumbering pmcid_of(opt, events);
-  ConversionConfig cc = conversion_config(opt, depth, events.size(), opened, pmcid_of);
+  const PmcNumbering pmcid_of(opt, plan.events);
+  const ConversionConfig cc =
+      conversion_config(opt, plan.depth, plan.events.size(), opened, pmcid_of);
   Converter conv(sink, cc);
   Merger merger(conv);
 
   write_container(opt, sink);
   const uint64_t t0 = monotonic_ns();
   write_initialize(sink, t0);
-  write_pmc_allocations(opt, events, pmcid_of, ncpu, sink, t0);
-  if (!s.exclude_kernel) write_kernel_map(sink, t0);
-  announce_targets(opt, command_mode, launcher.pid(), cc.process_pmcids, opened, conv, sink, t0);
+  write_pmc_allocations(opt, plan.events, pmcid_of, ncpu, sink, t0);
+  if (!s.exclude_kernel) write_kernel_map(sink, t0);  // kernel frames may have been refused
+  const pid_t child = plan.command_mode ? launcher.pid() : -1;
+  announce_targets(opt, plan.command_mode, child, cc.process_pmcids, opened, conv, sink, t0);
 
-  // Go.
-  int exit_code = 0;
-  pid_t child = command_mode ? launcher.pid() : -1;
-  if (command_mode) {
-    std::string err;
-    int exec_errno = 0;
-    if (!launcher.go(err, exec_errno)) {
-      diag().error(err + ": " + pmclog::display_path(cmd_path) + "; nothing was recorded");
-      int st;
-      waitpid(child, &st, 0);
-      // ENOENT after the program was found: its interpreter is missing, as env(1) says 127.
-      return code(exec_errno == ENOENT ? Exit::not_found : Exit::cannot_run);
-    }
-  } else if (!opt.system_wide) {
-    set_enabled(opened, true);
-  }
-  const uint64_t deadline =
-      opt.duration > 0 ? t0 + static_cast<uint64_t>(opt.duration * 1e9) : UINT64_MAX;
-
-  std::vector<pollfd> pfds;
-  for (const auto& rb : opened.rings) pfds.push_back(pollfd{rb.fd(), POLLIN, 0});
-  auto drain = [&] {
-    const uint64_t before = monotonic_ns();
-    for (auto& rb : opened.rings)
-      rb.drain([&](std::span<const uint8_t> rec) {
-        PerfEvent e;
-        if (parse_perf_record(rec, opened.format, e)) merger.add(std::move(e));
-      });
-    // A margin for records stamped some time before being committed (a preempted vCPU).
-    merger.flush_before(before > 20000000 ? before - 20000000 : 0);
-  };
-
-  int handled_signals = 0;
-  bool duration_hit = false;
-  uint64_t kill_at = UINT64_MAX;
-  bool child_done = !command_mode;
-  int child_status = 0;
-  bool reader_gone = false;
-  // Test hook: a slow consumer, so that tests can make the ring buffers overflow for sure.
-  const char* delay_env = std::getenv("PMCLOG_RECORD_DRAIN_DELAY_MS");
-  const int drain_delay_ms = delay_env ? std::atoi(delay_env) : 0;
-  for (;;) {
-    poll(pfds.data(), pfds.size(), 50);
-    if (drain_delay_ms > 0) usleep(static_cast<useconds_t>(drain_delay_ms) * 1000);
-    // A buffer whose events all ended (the task exited) reports POLLHUP forever; stop
-    // polling it so the loop sleeps instead of spinning. drain() still reads it.
-    for (auto& p : pfds)
-      if (p.revents & (POLLHUP | POLLERR)) p.fd = -1;
-    drain();
-    if (command_mode && !child_done) {
-      int st;
-      pid_t w = waitpid(child, &st, WNOHANG);
-      if (w == child) {
-        child_done = true;
-        child_status = st;
-        break;
-      }
-    }
-    const uint64_t now = monotonic_ns();
-    if (stop_signal_count() > handled_signals) {
-      handled_signals = stop_signal_count();
-      if (!command_mode) break;
-      // The command gets the signal as it would from the terminal; a second one kills it.
-      if (handled_signals == 1) {
-        if (!stop_signal_from_terminal()) kill(child, pending_stop_signal());
-        kill_at = now + 3000000000ull;
-      } else {
-        kill(child, SIGKILL);
-      }
-    }
-    if (now >= deadline && !duration_hit) {
-      duration_hit = true;
-      if (!command_mode) break;
-      kill(child, SIGTERM);
-      kill_at = now + 3000000000ull;
-    }
-    if (now >= kill_at) {
-      kill(child, SIGKILL);
-      kill_at = UINT64_MAX;
-    }
-    // The reader of the log went away (`-o - | head`): nothing more can be delivered, so stop
-    // sampling; a command runs on to its end, and its status stays the tool's.
-    if (sink.closed() && !reader_gone) {
-      reader_gone = true;
-      set_enabled(opened, false);
-      if (!command_mode) break;
-    }
-    if (!opt.pids.empty()) {
-      bool any = false;
-      for (pid_t p : opt.pids) any = any || process_exists(p);
-      if (!any) break;
-    }
-  }
+  if (auto failed = start_sampling(opt, plan, launcher, opened)) return *failed;
+  const int child_status = sample_until_stop(opt, child, t0, opened, merger, sink);
 
   // Stop counting, take what is left, then the final values and CLOSELOG.
   set_enabled(opened, false);
-  drain();
+  drain(opened, merger);
   merger.flush_all();
   const uint64_t t_end = monotonic_ns();
   conv.finish(t_end);
@@ -221,7 +112,7 @@ int run_record(const Options& opt) {
     conv.finish_deferred(finals, t_end);
     std::unordered_map<uint64_t, size_t> event_of_id;
     for (const auto& [id, info] : opened.ids) event_of_id[id] = info.event;
-    count_totals = sum_final_reads(finals, event_of_id, events.size());
+    count_totals = sum_final_reads(finals, event_of_id, plan.events.size());
   }
   {
     RecordValue r;
@@ -233,7 +124,7 @@ int run_record(const Options& opt) {
     diag().error(err + "; no log was written");
     return code(Exit::tool_failed);
   }
-  if (command_mode) exit_code = status_to_exit(child_status);
+  const int exit_code = plan.command_mode ? status_to_exit(child_status) : 0;
   // Not all of the log reached its reader, which chose to stop: no summary claims what was
   // not delivered, and the totals of --count stopped with the sampling.
   if (sink.closed()) return exit_code;
@@ -241,14 +132,14 @@ int run_record(const Options& opt) {
   const auto& st = conv.stats();
   if (!opt.quiet) {
     std::string evnames;
-    for (const auto& e : events) {
+    for (const auto& e : plan.events) {
       if (!evnames.empty()) evnames += ',';
       evnames += e.spec.name;
     }
     const std::string shown =
         out_path == "-" ? "standard output" : pmclog::display_path(out_path);
     std::string summary = "wrote " + shown + " (" +
-                          std::string(pmclog::describe(abi)) + "): " +
+                          std::string(pmclog::describe(opt.abi)) + "): " +
                           std::to_string(sink.records()) + " records, " +
                           std::to_string(sink.bytes()) + " bytes, " +
                           std::to_string(st.samples) + " samples of " + evnames;
@@ -264,12 +155,12 @@ int run_record(const Options& opt) {
                   "cannot be code (code built without frame pointers)");
     if (opt.counting) {
       std::vector<EventSpec> specs;
-      for (const auto& e : events) specs.push_back(e.spec);
+      for (const auto& e : plan.events) specs.push_back(e.spec);
       std::vector<ProcessCounts> procs;
       for (const auto& [pid, values] : conv.totals())
         procs.push_back(ProcessCounts{pid, conv.name_of(pid), values});
-      const std::string who = command_mode ? "the command and all its descendants"
-                                            : "the attached processes and their descendants";
+      const std::string who = plan.command_mode ? "the command and all its descendants"
+                                                : "the attached processes and their descendants";
       const std::string report = count_report(specs, count_totals, procs, opt.per_process, who);
       // Its lines carry the tool's name where they should, and escaped process names.
       for (size_t at = 0, nl; (nl = report.find('\n', at)) != std::string::npos; at = nl + 1)

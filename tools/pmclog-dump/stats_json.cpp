@@ -1,10 +1,11 @@
 // --stats --format=json: one object per file, every table with its row count and its rows
 // ranked and cut at --top.
+#include "stats_view.h"
+
 #include <fmt/format.h>
 
 #include "pmclog/names.h"
 #include "pmclog/text.h"
-#include "stats_view.h"
 
 namespace dump {
 
@@ -37,12 +38,9 @@ void json_split(std::string& b, const stats::Split& s) {
                  s.user, s.kernel);
 }
 
-}  // namespace
-
-void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
-  std::string& b = out.buf;
+// "file", the ABI and the container's header and infos.
+void json_header(const LogState& st, std::string& b) {
   auto it = std::back_inserter(b);
-  const uint64_t top_ = v.top;
   b += "{\"file\":";
   pmclog::append_json_string(b, st.file);
   fmt::format_to(it, ",\"generation\":\"{}\",\"address_width\":{},\"byte_order\":\"{}\"",
@@ -56,16 +54,20 @@ void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
                    pmclog::byte_order_name(c->byte_order), c->size);
     bool first_info = true;
     for (const auto& i : c->infos) {
-      fmt::format_to(it, "{}{{\"offset\":{},\"info_type\":\"{}\",\"info_type_code\":{},\"length\":{}}}",
+      fmt::format_to(it,
+                     "{}{{\"offset\":{},\"info_type\":\"{}\",\"info_type_code\":{},\"length\":{}}}",
                      first_info ? "" : ",", i.offset,
                      pmclog::info_type_name(i.type).value_or("unknown"), i.type, i.payload.size());
       first_info = false;
     }
     b += "]}";
   }
-  const stats::KindCount& all = v.all;
-  const stats::Split& sampled = v.samples;
-  fmt::format_to(it, ",\"records\":{},\"bytes\":{},\"types\":{{", all.records, all.bytes);
+}
+
+// "records", "bytes", "types", "time", "processes", "top", "samples", "kernel_pid".
+void json_counts(const StatsView& v, const LogState& st, std::string& b) {
+  auto it = std::back_inserter(b);
+  fmt::format_to(it, ",\"records\":{},\"bytes\":{},\"types\":{{", v.all.records, v.all.bytes);
   bool first = true;
   for (const auto& [k, c] : v.kinds) {
     fmt::format_to(it, "{}\"{}\":{{\"records\":{},\"bytes\":{}}}", first ? "" : ",",
@@ -73,7 +75,7 @@ void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
     first = false;
   }
   b += "}";
-  if (all.records) {
+  if (v.all.records) {
     if (st.abi.legacy()) {
       fmt::format_to(it, ",\"time\":{{\"first_ns\":{},\"last_ns\":{}}}", v.first, v.last);
     } else {
@@ -81,18 +83,22 @@ void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
                      v.last, st.tsc_freq);
     }
   }
-  const StatsView& t = v;
-  fmt::format_to(it, ",\"processes\":{},\"top\":{}", v.processes, top_);
-  fmt::format_to(it, ",\"samples\":{{\"total\":{},\"user\":{},\"kernel\":{}}}", sampled.total(),
-                 sampled.user, sampled.kernel);
+  fmt::format_to(it, ",\"processes\":{},\"top\":{}", v.processes, v.top);
+  fmt::format_to(it, ",\"samples\":{{\"total\":{},\"user\":{},\"kernel\":{}}}", v.samples.total(),
+                 v.samples.user, v.samples.kernel);
   // The kernel's pid -1 is not a process: its samples are apart from by_process.
   b += ",\"kernel_pid\":";
   json_split(b, v.kernel_pid);
-  std::remove_cvref_t<decltype(t.procs)> procs;
-  for (const auto& e : t.procs)
+}
+
+// "by_process", "by_command", "by_event", "by_cpu".
+void json_sample_tables(const StatsView& v, std::string& b) {
+  auto it = std::back_inserter(b);
+  decltype(v.procs) procs;
+  for (const auto& e : v.procs)
     if (e.what.first) procs.push_back(e);
   b += ",\"by_process\":";
-  json_table(b, procs, top_, [&](const auto& w) {
+  json_table(b, procs, v.top, [&](const auto& w) {
     fmt::format_to(it, "\"pid\":{},\"command\":", w.first->first);
     if (w.first->second.empty()) b += "null";
     else pmclog::append_json_string(b, w.first->second);
@@ -101,14 +107,14 @@ void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
     else pmclog::append_json_string(b, w.second->path);
   });
   b += ",\"by_command\":";
-  json_table(b, t.commands, top_, [&](const Command& c) {
+  json_table(b, v.commands, v.top, [&](const Command& c) {
     b += "\"command\":";
     if (c.name.empty()) b += "null";
     else pmclog::append_json_string(b, c.name);
     fmt::format_to(it, ",\"processes\":{}", c.processes);
   });
   b += ",\"by_event\":";
-  json_table(b, t.events, top_, [&](const Event& e) {
+  json_table(b, v.events, v.top, [&](const Event& e) {
     b += "\"event\":";
     if (e.named) pmclog::append_json_string(b, e.name);
     else b += "null";
@@ -118,16 +124,22 @@ void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
       fmt::format_to(it, "{}{}", f ? "" : ",", c);
       f = false;
     }
-    fmt::format_to(it, "],\"allocated\":{},\"pmcs\":{}", e.codes.empty() ? "false" : "true", e.pmcs);
+    fmt::format_to(it, "],\"allocated\":{},\"pmcs\":{}", e.codes.empty() ? "false" : "true",
+                   e.pmcs);
   });
   b += ",\"by_cpu\":";
-  json_table(b, t.cpus, top_, [&](const Cpu& c) {
+  json_table(b, v.cpus, v.top, [&](const Cpu& c) {
     if (c.known) fmt::format_to(it, "\"cpu\":{}", c.cpu);
     else b += "\"cpu\":null";
   });
+}
+
+// "execs" (ranked, cut at --top) and "pmcs" (every listed one, by id).
+void json_execs_and_pmcs(const StatsView& v, std::string& b) {
+  auto it = std::back_inserter(b);
   b += ",\"execs\":[";
-  first = true;
-  for (const auto& e : ranked(t.execs, top_)) {
+  bool first = true;
+  for (const auto& e : ranked(v.execs, v.top)) {
     b += first ? "{\"path\":" : ",{\"path\":";
     first = false;
     pmclog::append_json_string(b, e.what);
@@ -135,20 +147,25 @@ void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
   }
   b += "],\"pmcs\":[";
   first = true;
-  for (const auto& e : t.pmcs) {
-    const uint32_t id = e.what.first;
-    const stats::Pmc& p = *e.what.second;
-    fmt::format_to(it, "{}{{\"pmcid\":{},\"samples\":{}", first ? "" : ",", id, p.samples.total());
-    if (p.allocated) fmt::format_to(it, ",\"event\":{},\"flags\":{}", p.event, p.flags);
+  for (const auto& e : v.pmcs) {
+    const auto [id, p] = e.what;
+    fmt::format_to(it, "{}{{\"pmcid\":{},\"samples\":{}", first ? "" : ",", id, p->samples.total());
+    if (p->allocated) fmt::format_to(it, ",\"event\":{},\"flags\":{}", p->event, p->flags);
     else b += ",\"event\":null,\"flags\":null";
     b += ",\"name\":";
-    if (p.named) pmclog::append_json_string(b, p.name);
+    if (p->named) pmclog::append_json_string(b, p->name);
     else b += "null";
     b += "}";
     first = false;
   }
-  b += "],\"callchain_depths\":{";
-  first = true;
+  b += "]";
+}
+
+// "callchain_depths", "drops", "errors", "skipped", and the object's end.
+void json_depths_and_damage(const StatsView& v, std::string& b) {
+  auto it = std::back_inserter(b);
+  b += ",\"callchain_depths\":{";
+  bool first = true;
   for (const auto& [d, n] : v.depths) {
     fmt::format_to(it, "{}\"{}\":{}", first ? "" : ",", d, n);
     first = false;
@@ -169,6 +186,16 @@ void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
     first = false;
   }
   b += "]}\n";
+}
+
+}  // namespace
+
+void print_stats_json(const StatsView& v, const LogState& st, Output& out) {
+  json_header(st, out.buf);
+  json_counts(v, st, out.buf);
+  json_sample_tables(v, out.buf);
+  json_execs_and_pmcs(v, out.buf);
+  json_depths_and_damage(v, out.buf);
   out.maybe_flush();
 }
 

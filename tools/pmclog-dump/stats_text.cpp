@@ -1,11 +1,12 @@
 // --stats as text: the summary's sections in order, each table ranked and cut at --top.
+#include "stats_view.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "pmclog/names.h"
 #include "pmclog/text.h"
-#include "stats_view.h"
 
 namespace dump {
 
@@ -29,7 +30,8 @@ void text_table(std::string& b, std::string_view title, std::string_view heads,
   const auto rows = ranked(all, top);
   fmt::format_to(it, "{}", title);
   if (rows.size() < all.size()) fmt::format_to(it, " (top {} of {})", rows.size(), all.size());
-  fmt::format_to(it, ":\n  {:>10} {:>7} {:>10} {:>10}  {}\n", "samples", "%", "user", "kernel", heads);
+  fmt::format_to(it, ":\n  {:>10} {:>7} {:>10} {:>10}  {}\n", "samples", "%", "user", "kernel",
+                 heads);
   for (const auto& e : rows) {
     fmt::format_to(it, "  {:>10} {:>6.1f}% {:>10} {:>10}  ", e.s.total(),
                    100.0 * static_cast<double>(e.s.total()) / static_cast<double>(total),
@@ -57,13 +59,11 @@ std::string event_label(const Event& e) {
   return s;
 }
 
-}  // namespace
-
-void print_stats_text(const StatsView& v, const LogState& st, Output& out) {
-  std::string& b = out.buf;
+// file:, abi: and the container's header and infos.
+void text_header(const LogState& st, std::string& b) {
   auto it = std::back_inserter(b);
-  const uint64_t top_ = v.top;
-  fmt::format_to(it, "file: {}\nabi: {}\n", pmclog::display_path(st.file), pmclog::describe(st.abi));
+  fmt::format_to(it, "file: {}\nabi: {}\n", pmclog::display_path(st.file),
+                 pmclog::describe(st.abi));
   if (const pmclog::Container* c = st.container) {
     fmt::format_to(it, "container: PMCL version {}, arch {} ({}), {}-endian, {} bytes (the stream "
                        "starts at offset {})\n",
@@ -73,12 +73,16 @@ void print_stats_text(const StatsView& v, const LogState& st, Output& out) {
       fmt::format_to(it, "  @{:<8} {:<10} {:>6} bytes\n", i.offset,
                      pmclog::info_type_name(i.type).value_or("unknown"), i.payload.size());
   }
-  const stats::KindCount& all = v.all;
-  const stats::Split& sampled = v.samples;
-  fmt::format_to(it, "records: {} ({} bytes)\n", all.records, all.bytes);
+}
+
+// records: by type, time:, processes:, samples:.
+void text_counts(const StatsView& v, const LogState& st, std::string& b) {
+  auto it = std::back_inserter(b);
+  fmt::format_to(it, "records: {} ({} bytes)\n", v.all.records, v.all.bytes);
   for (const auto& [k, c] : v.kinds)
-    fmt::format_to(it, "  {:<15} {:>10} records {:>12} bytes\n", pmclog::kind_name(k), c.records, c.bytes);
-  if (all.records) {
+    fmt::format_to(it, "  {:<15} {:>10} records {:>12} bytes\n", pmclog::kind_name(k), c.records,
+                   c.bytes);
+  if (v.all.records) {
     if (st.abi.legacy()) {
       const uint64_t first = v.first, last = v.last;
       fmt::format_to(it, "time: {}.{:09} .. {}.{:09} ({:.9f} s)\n", first / 1000000000u,
@@ -91,79 +95,109 @@ void print_stats_text(const StatsView& v, const LogState& st, Output& out) {
     }
   }
   fmt::format_to(it, "processes: {}\n", v.processes);
-  fmt::format_to(it, "samples: {} ({} user, {} kernel)\n", sampled.total(), sampled.user,
-                 sampled.kernel);
-  const StatsView& t = v;
-  const uint64_t total = sampled.total();
-  if (total) {
-    text_table(b, "samples by process", "       pid  command", t.procs, top_, total, [&](const auto& w) {
-      if (!w.first) {
-        b += "        -1  [kernel]";  // pid -1 marks the kernel (format.md §7 MAP_IN), not a process
-        return;
-      }
-      fmt::format_to(it, "{:>10}  ", w.first->first);
-      b += escaped_or(w.first->second, "[unknown]");
-    });
-    text_table(b, "samples by command", "   procs  command", t.commands, top_, total, [&](const Command& c) {
-      fmt::format_to(it, "{:>8}  ", c.processes);
-      b += escaped_or(c.name, "[unknown]");
-    });
-    text_table(b, "samples by event", "    pmcs  event", t.events, top_, total, [&](const Event& e) {
-      fmt::format_to(it, "{:>8}  ", e.pmcs);
-      b += event_label(e);
-    });
-    text_table(b, "samples by cpu", "     cpu", t.cpus, top_, total, [&](const Cpu& c) {
-      if (c.known) fmt::format_to(it, "{:>8}", c.cpu);
-      else b += "       ?  (the pmc is process-mode)";
-    });
-  }
-  if (!t.execs.empty()) {
-    uint64_t n = 0;
-    for (const auto& e : t.execs) n += e.s.user;
-    fmt::format_to(it, "execs: {} ({} path{})\n", n, t.execs.size(), t.execs.size() == 1 ? "" : "s");
-    const auto rows = ranked(t.execs, top_);
-    for (const auto& e : rows) {
-      fmt::format_to(it, "  {:>10}  \"", e.s.user);
-      pmclog::append_escaped(b, e.what);
-      b += "\"\n";
+  fmt::format_to(it, "samples: {} ({} user, {} kernel)\n", v.samples.total(), v.samples.user,
+                 v.samples.kernel);
+}
+
+// samples by process, command, event and cpu; only when there are samples.
+void text_sample_tables(const StatsView& v, std::string& b) {
+  auto it = std::back_inserter(b);
+  const uint64_t total = v.samples.total();
+  const uint64_t top = v.top;
+  text_table(b, "samples by process", "       pid  command", v.procs, top, total, [&](const auto& w) {
+    if (!w.first) {  // pid -1 marks the kernel (format.md §7 MAP_IN), not a process
+      b += "        -1  [kernel]";
+      return;
     }
-    if (rows.size() < t.execs.size())
-      fmt::format_to(it, "  ({} more; --top all shows every row)\n", t.execs.size() - rows.size());
+    fmt::format_to(it, "{:>10}  ", w.first->first);
+    b += escaped_or(w.first->second, "[unknown]");
+  });
+  text_table(b, "samples by command", "   procs  command", v.commands, top, total,
+             [&](const Command& c) {
+               fmt::format_to(it, "{:>8}  ", c.processes);
+               b += escaped_or(c.name, "[unknown]");
+             });
+  text_table(b, "samples by event", "    pmcs  event", v.events, top, total, [&](const Event& e) {
+    fmt::format_to(it, "{:>8}  ", e.pmcs);
+    b += event_label(e);
+  });
+  text_table(b, "samples by cpu", "     cpu", v.cpus, top, total, [&](const Cpu& c) {
+    if (c.known) fmt::format_to(it, "{:>8}", c.cpu);
+    else b += "       ?  (the pmc is process-mode)";
+  });
+}
+
+// execs: by path; none when the log has no PROCEXEC.
+void text_execs(const StatsView& v, std::string& b) {
+  if (v.execs.empty()) return;
+  auto it = std::back_inserter(b);
+  uint64_t n = 0;
+  for (const auto& e : v.execs) n += e.s.user;
+  fmt::format_to(it, "execs: {} ({} path{})\n", n, v.execs.size(), v.execs.size() == 1 ? "" : "s");
+  const auto rows = ranked(v.execs, v.top);
+  for (const auto& e : rows) {
+    fmt::format_to(it, "  {:>10}  \"", e.s.user);
+    pmclog::append_escaped(b, e.what);
+    b += "\"\n";
   }
-  fmt::format_to(it, "pmcs: {}\n", t.pmcs.size());
-  const auto pmcs = ranked(t.pmcs, top_);
+  if (rows.size() < v.execs.size())
+    fmt::format_to(it, "  ({} more; --top all shows every row)\n", v.execs.size() - rows.size());
+}
+
+void text_pmcs(const StatsView& v, std::string& b) {
+  auto it = std::back_inserter(b);
+  fmt::format_to(it, "pmcs: {}\n", v.pmcs.size());
+  const auto pmcs = ranked(v.pmcs, v.top);
   for (const auto& e : pmcs) {
     const auto [id, p] = e.what;
     if (!p->allocated) {
-      fmt::format_to(it, "  0x{:08x} (no PMCALLOCATE in the log) {} samples\n", id, p->samples.total());
+      fmt::format_to(it, "  0x{:08x} (no PMCALLOCATE in the log) {} samples\n", id,
+                     p->samples.total());
       continue;
     }
     fmt::format_to(it, "  0x{:08x} event 0x{:x} \"", id, p->event);
     pmclog::append_escaped(b, p->named ? p->name : !p->label.empty() ? p->label : "?");
     fmt::format_to(it, "\" {} samples\n", p->samples.total());
   }
-  if (pmcs.size() < t.pmcs.size())
-    fmt::format_to(it, "  ({} more; --top all shows every row)\n", t.pmcs.size() - pmcs.size());
+  if (pmcs.size() < v.pmcs.size())
+    fmt::format_to(it, "  ({} more; --top all shows every row)\n", v.pmcs.size() - pmcs.size());
+}
+
+// errors: and the skipped ranges, at most --top of each.
+void text_errors(const StatsView& v, std::string& b) {
+  auto it = std::back_inserter(b);
+  const uint64_t top = v.top;
+  fmt::format_to(it, "errors: {}\n", v.errors.size());
+  const size_t shown = top ? std::min<size_t>(top, v.errors.size()) : v.errors.size();
+  for (size_t i = 0; i < shown; ++i) fmt::format_to(it, "  {}\n", v.errors[i].message);
+  if (shown < v.errors.size())
+    fmt::format_to(it, "  ({} more errors; --top all shows every one)\n", v.errors.size() - shown);
+  uint64_t skipped_bytes = 0;
+  for (size_t i = 0; i < v.skipped.size(); ++i) {
+    const auto& s = v.skipped[i];
+    skipped_bytes += s.to - s.from;
+    if (!top || i < top)
+      fmt::format_to(it, "  skipped bytes {}..{} ({} bytes)\n", s.from, s.to, s.to - s.from);
+  }
+  if (top && v.skipped.size() > top)
+    fmt::format_to(it, "  ({} more skipped ranges; {} bytes skipped in all)\n",
+                   v.skipped.size() - top, skipped_bytes);
+}
+
+}  // namespace
+
+void print_stats_text(const StatsView& v, const LogState& st, Output& out) {
+  std::string& b = out.buf;
+  text_header(st, b);
+  text_counts(v, st, b);
+  if (v.samples.total()) text_sample_tables(v, b);
+  text_execs(v, b);
+  text_pmcs(v, b);
+  auto it = std::back_inserter(b);
   b += "callchain depth histogram:\n";
   for (const auto& [d, n] : v.depths) fmt::format_to(it, "  {:>5} {:>10}\n", d, n);
   fmt::format_to(it, "drop notifications: {}\n", v.drops);
-  const auto& errors_ = v.errors;
-  const auto& skipped_ = v.skipped;
-  fmt::format_to(it, "errors: {}\n", errors_.size());
-  const size_t shown = top_ ? std::min<size_t>(top_, errors_.size()) : errors_.size();
-  for (size_t i = 0; i < shown; ++i) fmt::format_to(it, "  {}\n", errors_[i].message);
-  if (shown < errors_.size())
-    fmt::format_to(it, "  ({} more errors; --top all shows every one)\n", errors_.size() - shown);
-  uint64_t skipped_bytes = 0;
-  for (size_t i = 0; i < skipped_.size(); ++i) {
-    const auto& s = skipped_[i];
-    skipped_bytes += s.to - s.from;
-    if (!top_ || i < top_)
-      fmt::format_to(it, "  skipped bytes {}..{} ({} bytes)\n", s.from, s.to, s.to - s.from);
-  }
-  if (top_ && skipped_.size() > top_)
-    fmt::format_to(it, "  ({} more skipped ranges; {} bytes skipped in all)\n", skipped_.size() - top_,
-                   skipped_bytes);
+  text_errors(v, b);
   out.maybe_flush();
 }
 

@@ -263,8 +263,8 @@ class Driver {
       return code(Exit::bad_data);
     }
     if (fmt) fmt->end(st, out_);
-    else if (o_.stats_json) stats.print_json(st, out_);
-    else stats.print_text(st, out_);
+    else if (o_.stats_json) print_stats_json(stats.view(st), st, out_);
+    else print_stats_text(stats.view(st), st, out_);
     return status;
   }
 

@@ -1,6 +1,7 @@
-// --stats: a summary of the selected records: counts and bytes per type, time span, samples
-// per process, command, event and CPU (top N, each with its user/kernel split), execs
-// grouped by path, pmcs, callchain depths, drops, errors.
+// --stats: collecting the summary of the selected records: counts and bytes per type, time
+// span, samples per process, command, event and CPU (each with its user/kernel split), execs
+// grouped by path, pmcs, callchain depths, drops, errors. view() gives them to the printers
+// (stats_view.h).
 #pragma once
 
 #include <array>
@@ -15,8 +16,8 @@
 #include <vector>
 
 #include "log_state.h"
-#include "formatter.h"
 #include "sample_tally.h"
+#include "stats_view.h"
 #include "pmclog/error.h"
 #include "pmclog/kind.h"
 #include "pmclog/legacy_clock.h"
@@ -100,53 +101,21 @@ class Stats {
   }
   void error(const pmclog::Error& e);
   void skipped(const pmclog::SkippedRange& s);
-  // Prints the summary of one file.
-  void print_text(const LogState& st, Output& out);
-  void print_json(const LogState& st, Output& out);
-
-  // Samples with the callchain's user bit set (format.md §9.1; PCSAMPLE's usermode) or not.
-  struct Split {
-    uint64_t user = 0, kernel = 0;
-    uint64_t total() const { return user + kernel; }
-    // Branch-free: the user bit of consecutive samples is close to random, and a branch on
-    // it, taken four times per sample, mispredicted often enough to show in profiles.
-    void add(bool is_user, uint64_t n = 1) {
-      user += is_user ? n : 0;
-      kernel += is_user ? 0 : n;
-    }
-    void add(const Split& o) {
-      user += o.user;
-      kernel += o.kernel;
-    }
-  };
+  // The counts of one file, for printing: every sample counted first (the tally drained).
+  StatsView view(const LogState& st);
 
  private:
-  struct KindCount {
-    uint64_t records = 0, bytes = 0;
-  };
-  struct Pmc {
-    uint32_t event = 0;
-    uint32_t flags = 0;
-    std::string name;
-    bool named = false;
-    std::string label;       // unnamed pmu-events index: "pmu-event-0x6a"
-    bool allocated = false;  // a PMCALLOCATE/PMCALLOCATEDYN for it was seen
-    bool listed = false;     // a selected record named it
-    Split samples;
-  };
+  using Split = stats::Split;
+  using KindCount = stats::KindCount;
+  using Pmc = stats::Pmc;
+  using RowKey = stats::RowKey;
+  using Row = stats::Row;
   // What the pid is called now: the basename of its last PROCEXEC or PMCATTACH path, else
   // PROC_CREATE's comm or its parent's name at PROCFORK. `row` caches its process row.
   struct Proc {
     std::string name, path;
     std::string first_name, first_path;  // the first name it got
     Split* row = nullptr;
-  };
-  // One row per (pid, command at the time of the sample), as perf's --sort comm,pid: a pid
-  // that execs another program gets a second row.
-  using RowKey = std::pair<int32_t, std::string>;
-  struct Row {
-    std::string path;  // the full path the name came from, if any
-    Split samples;
   };
 
   static std::array<int32_t, 256> filled(int32_t v) {
@@ -155,8 +124,9 @@ class Stats {
     return a;
   }
   void observe_naming(const pmclog::Record& r, const LogState& st);
-  struct Tables;  // the summary's rows, built for printing (stats.cpp)
-  Tables tables() const;
+  // view()'s tables (stats.cpp).
+  void process_rows(StatsView& v) const;
+  void event_rows(StatsView& v) const;
   void name_pid(int32_t pid, std::string_view name, std::string_view path, bool weak);
   static int32_t pid_of(const pmclog::Record& r, pmclog::Field f) {
     return static_cast<int32_t>(static_cast<uint32_t>(r[f]));

@@ -1,5 +1,6 @@
 // One recording: opens the events, starts or attaches to the target, drains the per-CPU
-// ring buffers, merges them by time, converts, and writes the log.
+// ring buffers, merges them by time, converts, and writes the log. run_record.cpp runs the
+// steps, each from a file of its own.
 #pragma once
 
 #include "options.h"

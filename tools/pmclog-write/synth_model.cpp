@@ -14,6 +14,7 @@
 #include "pmclog/parts.h"
 #include "record_stream.h"
 #include "rng.h"
+#include "synth_plan.h"
 #include "synth_world.h"
 #include "tool_error.h"
 
@@ -41,14 +42,13 @@ class Model {
  public:
   Model(const SynthOptions& opt, RecordStream& stream)
       : opt_(opt), abi_(opt.abi), world_(opt.abi, opt.seed), rng_(mix(opt.seed, 0x5a3b1e)),
-        out_(stream, opt.abi, opt.cpus, opt.cpu_buffer_size), stream_(stream) {
+        out_(stream, opt.abi, opt.cpus, opt.cpu_buffer_size), stream_(stream),
+        planner_(opt.abi, world_) {
     hdr_ = static_cast<uint32_t>(abi_.header_size());
     epoch_ = 1700000000u + rng_.below(86400u * 365u);
     tsc0_ = uint64_t{rng_.below(1u << 30)} << 12;
     next_pid_ = 600 + rng_.below(2000);
     next_tid_ = 100000 + rng_.below(1000);
-    for (size_t k = 0; k < fixed_.size(); ++k)
-      if (const Layout* l = layout_for(abi_, static_cast<Kind>(k))) fixed_[k] = l->fixed_size;
     teardown_records_ = 1;  // CLOSELOG
     teardown_bytes_ = fixed(Kind::closelog);
   }
@@ -68,11 +68,7 @@ class Model {
 
   bool modern() const { return !abi_.legacy(); }
   bool has_maps() const { return abi_.generation != Generation::L1; }
-  // From a table: a layout lookup per record (fits() before every sample) was 4% of synth.
-  uint32_t fixed(Kind k) const { return fixed_[static_cast<size_t>(k)]; }
-  uint32_t path_len(Kind k, size_t n) const {
-    return static_cast<uint32_t>((fixed(k) + n + 1 + 3) & ~size_t{3});
-  }
+  uint32_t fixed(Kind k) const { return planner_.fixed(k); }
 
   uint32_t pmcid(uint32_t cpu, uint32_t klass, uint32_t row) const {
     return make_pmcid(PmcIdParts{cpu, kModeSS, klass, row, false}, abi_.generation);
@@ -110,13 +106,24 @@ class Model {
     if (opt_.size && this->bytes() + bytes + teardown_bytes_ > opt_.size) return false;
     return true;
   }
+  bool fits(const SpawnPlan& plan) const { return fits(plan.count(), plan.bytes()); }
+  // The records a plan reserves at the end of the log, or frees when it is written.
+  void reserve(const RecordPlan& plan) {
+    teardown_records_ += plan.count();
+    teardown_bytes_ += plan.bytes();
+  }
+  void release(const RecordPlan& plan) {
+    teardown_records_ -= plan.count();
+    teardown_bytes_ -= plan.bytes();
+  }
 
   void setup();
-  // Records and bytes that spawning `program` costs now, and what its exit will cost.
-  void spawn_cost(uint32_t program, uint64_t& recs, uint64_t& bytes) const;
-  void exit_cost(const Proc& p, uint64_t& recs, uint64_t& bytes) const;
-  void spawn(uint32_t parent, uint32_t program);  // parent: index into procs_, or ~0u
+  // Starts `program` as planned (RecordPlanner::spawn) and reserves its exit. parent: index
+  // into procs_, or ~0u for the shell.
+  void spawn(uint32_t parent, uint32_t program, const SpawnPlan& plan);
+  void write_spawn_record(const PlannedRecord& r, const Proc& p, uint32_t parent);
   void exit_proc(size_t i);
+  void write_exit_record(const PlannedRecord& r, const Proc& p);
   bool sample();
   void ibs_parts(std::vector<uint64_t>& frames, bool kernel);
   void context_switch(Proc& p);
@@ -129,10 +136,10 @@ class Model {
   Rng rng_;
   CpuBuffers out_;
   RecordStream& stream_;
+  RecordPlanner planner_;
   RecordValue rv_;
   std::vector<Event> events_;
   std::vector<uint32_t> pmcids_;  // event_pmcid(e, cpu) at e * cpus + cpu
-  std::array<uint32_t, kKindCount + 1> fixed_{};  // fixed sizes by kind, 0 when not in the era
   std::vector<Proc> procs_;
   uint32_t hdr_ = 12;
   uint64_t epoch_ = 0, tsc0_ = 0, now_ns_ = 0;
@@ -195,13 +202,12 @@ void Model::setup() {
   out_.despatch(0);
 
   // The shell was running before logging began: it is announced, not forked.
-  spawn(~0u, world_.shell_program());
+  spawn(~0u, world_.shell_program(), planner_.spawn(world_.shell_program(), false));
   for (uint32_t i = 1; i < opt_.processes; ++i) {
     const uint32_t prog = 1 + rng_.below(static_cast<uint32_t>(world_.programs().size()) - 1);
-    uint64_t r = 0, b = 0;
-    spawn_cost(prog, r, b);
-    if (!fits(r, b)) break;
-    spawn(0, prog);
+    const SpawnPlan plan = planner_.spawn(prog, true);
+    if (!fits(plan)) break;
+    spawn(0, prog, plan);
   }
   if (!fits(0, 0)) {
     // The budget asked for the impossible: a usage error. The setup is a few KiB, still in
@@ -215,51 +221,7 @@ void Model::setup() {
   }
 }
 
-void Model::spawn_cost(uint32_t program, uint64_t& recs, uint64_t& bytes) const {
-  const Program& p = world_.programs()[program];
-  const auto& objs = world_.objects();
-  recs = 1;  // PROCFORK
-  bytes = fixed(Kind::procfork);
-  if (modern()) {
-    recs += 2;
-    bytes += fixed(Kind::proc_create) + fixed(Kind::thr_create);
-  }
-  recs += 1;
-  bytes += path_len(Kind::procexec, objs[p.object].path.size());
-  uint64_t nmaps = 2 + p.libs.size();
-  if (has_maps()) {
-    recs += nmaps;
-    bytes += path_len(Kind::map_in, objs[p.object].path.size()) +
-             path_len(Kind::map_in, objs[world_.rtld()].path.size());
-    for (uint32_t lib : p.libs) bytes += path_len(Kind::map_in, objs[lib].path.size());
-  }
-  // ... and its exit, reserved from now on.
-  recs += 2;
-  bytes += fixed(Kind::procexit) + fixed(Kind::sysexit);
-  if (modern()) {
-    recs += 1;
-    bytes += fixed(Kind::thr_exit);
-  }
-  if (has_maps()) {
-    recs += nmaps;
-    bytes += nmaps * fixed(Kind::map_out);
-  }
-}
-
-void Model::exit_cost(const Proc& p, uint64_t& recs, uint64_t& bytes) const {
-  recs = 2;
-  bytes = fixed(Kind::procexit) + fixed(Kind::sysexit);
-  if (modern()) {
-    recs += p.tids.size();
-    bytes += p.tids.size() * fixed(Kind::thr_exit);
-  }
-  if (has_maps()) {
-    recs += p.maps.size();
-    bytes += p.maps.size() * fixed(Kind::map_out);
-  }
-}
-
-void Model::spawn(uint32_t parent, uint32_t program) {
+void Model::spawn(uint32_t parent, uint32_t program, const SpawnPlan& plan) {
   const Program& prog = world_.programs()[program];
   Proc p;
   next_pid_ += 1 + rng_.below(8);
@@ -269,94 +231,92 @@ void Model::spawn(uint32_t parent, uint32_t program) {
   p.maps = world_.place(program, rng_);
   p.tids.push_back(next_tid_++);
   p.comm = parent == ~0u ? prog.comm : procs_[parent].comm;  // fork copies p_comm
-
-  tick(5000);
-  if (parent != ~0u) {
-    start(Kind::procfork);
-    rv_[Field::oldpid] = procs_[parent].pid;
-    rv_[Field::newpid] = p.pid;
-    emit(procs_[parent].cpu);
+  tick(plan.spawn.tick_ns);
+  for (const PlannedRecord& r : plan.spawn.records) {
+    if (r.tick_ns) tick(r.tick_ns);
+    write_spawn_record(r, p, parent);
   }
-  if (modern()) {
-    start(Kind::proc_create);
-    rv_[Field::pid] = p.pid;
-    rv_[Field::flags] = kProcFlags;
-    rv_.text = p.comm;
-    emit(p.cpu);
-    tick(200);
-    start(Kind::thr_create);
-    rv_[Field::tid] = p.tids[0];
-    rv_[Field::pid] = p.pid;
-    rv_[Field::flags] = kProcFlags;
-    rv_.text = p.comm;
-    emit(p.cpu);
-  }
-  const auto& objs = world_.objects();
-  if (parent != ~0u) {
-    tick(20000);
-    start(Kind::procexec);
-    rv_[Field::pid] = p.pid;
-    rv_[Field::pmcid] = kPmcIdInvalid;
-    // The runtime linker's entry point (AT_BASE side); M10 adds the executable's base.
-    const Mapping& rtld = p.maps[1];
-    rv_[Field::entryaddr] = rtld.base + objs[rtld.object].func_start[0];
-    rv_[Field::dynaddr] = p.maps[0].base;
-    rv_.text = objs[prog.object].path;
-    emit(p.cpu);
-  }
-  p.comm = prog.comm;
-  if (has_maps()) {
-    for (const Mapping& m : p.maps) {
-      tick(500);
-      start(Kind::map_in);
-      rv_[Field::pid] = p.pid;
-      rv_[Field::start] = m.base;
-      rv_.text = objs[m.object].path;
-      emit(p.cpu);
-    }
-  }
-  uint64_t r = 0, b = 0;
-  exit_cost(p, r, b);
-  teardown_records_ += r;
-  teardown_bytes_ += b;
+  p.comm = prog.comm;  // exec names it after the image (the shell already was)
+  reserve(plan.exit);
   procs_.push_back(std::move(p));
 }
 
-void Model::exit_proc(size_t i) {
-  Proc& p = procs_[i];
-  uint64_t r = 0, b = 0;
-  exit_cost(p, r, b);
-  teardown_records_ -= r;
-  teardown_bytes_ -= b;
-  tick(5000);
-  if (modern()) {
-    for (size_t t = p.tids.size(); t-- > 0;) {
-      start(Kind::thr_exit);
-      rv_[Field::tid] = p.tids[t];
-      emit(p.cpu);
-    }
-  }
-  // Unmapping happens while the process still exists (munmap); checkers forget a
-  // process's mappings at its exit.
-  if (has_maps()) {
-    for (size_t m = p.maps.size(); m-- > 0;) {
-      tick(300);
-      start(Kind::map_out);
+void Model::write_spawn_record(const PlannedRecord& r, const Proc& p, uint32_t parent) {
+  uint32_t cpu = p.cpu;
+  start(r.kind);
+  switch (r.kind) {
+    case Kind::procfork:
+      rv_[Field::oldpid] = procs_[parent].pid;
+      rv_[Field::newpid] = p.pid;
+      cpu = procs_[parent].cpu;  // the parent forks
+      break;
+    case Kind::proc_create:
       rv_[Field::pid] = p.pid;
-      rv_[Field::start] = p.maps[m].base;
-      rv_[Field::end] = p.maps[m].end();
-      emit(p.cpu);
+      rv_[Field::flags] = kProcFlags;
+      rv_.text = p.comm;
+      break;
+    case Kind::thr_create:
+      rv_[Field::tid] = p.tids[0];
+      rv_[Field::pid] = p.pid;
+      rv_[Field::flags] = kProcFlags;
+      rv_.text = p.comm;
+      break;
+    case Kind::procexec: {
+      rv_[Field::pid] = p.pid;
+      rv_[Field::pmcid] = kPmcIdInvalid;
+      // The runtime linker's entry point (AT_BASE side); M10 adds the executable's base.
+      const Mapping& rtld = p.maps[1];
+      rv_[Field::entryaddr] = rtld.base + world_.objects()[rtld.object].func_start[0];
+      rv_[Field::dynaddr] = p.maps[0].base;
+      rv_.text = *r.path;
+      break;
     }
+    case Kind::map_in:
+      rv_[Field::pid] = p.pid;
+      rv_[Field::start] = p.maps[r.index].base;
+      rv_.text = *r.path;
+      break;
+    default:
+      break;
   }
-  start(Kind::procexit);
-  rv_[Field::pmcid] = event_pmcid(0, p.cpu);
-  rv_[Field::pid] = p.pid;
-  rv_[Field::value] = p.counter;
-  emit(p.cpu);
-  start(Kind::sysexit);
-  rv_[Field::pid] = p.pid;
-  emit(p.cpu);
+  emit(cpu);
+}
+
+void Model::exit_proc(size_t i) {
+  const Proc& p = procs_[i];
+  const RecordPlan plan = planner_.exit(p.tids.size(), p.maps.size());
+  release(plan);
+  tick(plan.tick_ns);
+  for (const PlannedRecord& r : plan.records) {
+    if (r.tick_ns) tick(r.tick_ns);
+    write_exit_record(r, p);
+  }
   procs_.erase(procs_.begin() + static_cast<long>(i));
+}
+
+void Model::write_exit_record(const PlannedRecord& r, const Proc& p) {
+  start(r.kind);
+  switch (r.kind) {
+    case Kind::thr_exit:
+      rv_[Field::tid] = p.tids[r.index];
+      break;
+    case Kind::map_out:
+      rv_[Field::pid] = p.pid;
+      rv_[Field::start] = p.maps[r.index].base;
+      rv_[Field::end] = p.maps[r.index].end();
+      break;
+    case Kind::procexit:
+      rv_[Field::pmcid] = event_pmcid(0, p.cpu);
+      rv_[Field::pid] = p.pid;
+      rv_[Field::value] = p.counter;
+      break;
+    case Kind::sysexit:
+      rv_[Field::pid] = p.pid;
+      break;
+    default:
+      break;
+  }
+  emit(p.cpu);
 }
 
 bool Model::sample() {
@@ -492,10 +452,9 @@ void Model::run() {
       done = true;
     } else if (r < 1200 && procs_.size() < opt_.processes) {
       const uint32_t prog = 1 + rng_.below(static_cast<uint32_t>(world_.programs().size()) - 1);
-      uint64_t cr = 0, cb = 0;
-      spawn_cost(prog, cr, cb);
-      if (fits(cr, cb)) {
-        spawn(rng_.below(static_cast<uint32_t>(procs_.size())), prog);
+      const SpawnPlan plan = planner_.spawn(prog, true);
+      if (fits(plan)) {
+        spawn(rng_.below(static_cast<uint32_t>(procs_.size())), prog, plan);
         done = true;
       }
     } else if (r < 4000 && modern()) {

@@ -198,21 +198,27 @@ World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
   }
 }
 
+std::vector<uint32_t> World::address_space(uint32_t program) const {
+  const Program& p = programs_[program];
+  std::vector<uint32_t> objs{p.object, rtld_};
+  objs.insert(objs.end(), p.libs.begin(), p.libs.end());
+  return objs;
+}
+
 std::vector<Mapping> World::place(uint32_t program, Rng& rng) const {
   const bool wide = abi_.address_width == 8;
-  const Program& p = programs_[program];
+  const std::vector<uint32_t> objs = address_space(program);
   std::vector<Mapping> maps;
   // Non-PIE executables at the traditional link address; shared objects from the rtld area.
   const uint64_t exec_base = wide ? 0x200000 : 0x08048000;
-  maps.push_back({p.object, exec_base, objects_[p.object].text_size});
+  maps.push_back({objs[0], exec_base, objects_[objs[0]].text_size});
   const uint64_t align = wide ? 0x200000 : 0x100000;
   uint64_t at = (wide ? 0x800200000ull : 0x28000000ull) + align * rng.below(4);
-  auto add = [&](uint32_t obj) {
+  for (size_t i = 1; i < objs.size(); ++i) {
+    const uint32_t obj = objs[i];
     maps.push_back({obj, at, objects_[obj].text_size});
     at = round_up(at + objects_[obj].text_size, align) + align * rng.below(2);
-  };
-  add(rtld_);
-  for (uint32_t lib : p.libs) add(lib);
+  }
   return maps;
 }
 

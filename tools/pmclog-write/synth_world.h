@@ -67,8 +67,11 @@ class World {
   uint32_t rtld() const { return rtld_; }
   uint32_t shell_program() const { return 0; }
 
-  // The address space of a new process running `program`: executable, runtime linker,
-  // then its libraries, with a little per-process placement jitter.
+  // The objects a process running `program` maps, in order: executable, runtime linker,
+  // then its libraries.
+  std::vector<uint32_t> address_space(uint32_t program) const;
+  // Where they go in a new process: address_space() with a little per-process placement
+  // jitter.
   std::vector<Mapping> place(uint32_t program, Rng& rng) const;
 
   // One sample's frames, innermost first. `maps` is the process's address space (or the

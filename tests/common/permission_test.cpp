@@ -315,13 +315,8 @@ struct Runnable {
 const std::vector<std::string> kSetpriv = {"setpriv", "--reuid=65534", "--regid=65534",
                                            "--clear-groups"};
 
-std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 bool nobody_can_run(const std::string& bin) {
-  return run(concat(kSetpriv, {"test", "-x", bin})).status == 0;
+  return run(concat({kSetpriv, {"test", "-x", bin}})).status == 0;
 }
 
 // The shared libraries `bin` loads from outside the system folders (the build tree's): the
@@ -358,7 +353,7 @@ Runnable runnable(const ScratchDir& d) {
       used.push_back((bin / fs::path(b).filename()).string());
     }
     for (const auto& e : fs::directory_iterator(bin)) chmod(e.path().c_str(), 0755);
-    r.prefix = concat(r.prefix, {"env", "LD_LIBRARY_PATH=" + bin.string()});
+    r.prefix = concat({r.prefix, {"env", "LD_LIBRARY_PATH=" + bin.string()}});
   }
   r.write = used[0];
   r.validate = used[1];
@@ -408,7 +403,7 @@ class ToolAsNobody : public testing::TestWithParam<Tool> {
       GTEST_SKIP() << "perf_event_open is not allowed to nobody here";
     fs::remove(tmp_ / "probe");
   }
-  Ran nobody(const std::vector<std::string>& argv) { return run(concat(r_.prefix, argv)); }
+  Ran nobody(const std::vector<std::string>& argv) { return run(concat({r_.prefix, argv})); }
   // One line naming the file and the reason, the tool's exit status for its own failure.
   // (pmclog-record may say first what kernel.perf_event_paranoid allows it: not counted.)
   void expect_refused(const Ran& o, const fs::path& out) {

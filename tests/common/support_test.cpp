@@ -54,6 +54,14 @@ TEST(Support, StandardInputChoices) {
   RunOptions path;
   path.stdin_path = d.file("in");
   EXPECT_EQ(run({"cat"}, path).out, "from a file");
+  RunOptions piped;
+  piped.stdin_data = std::string(1 << 20, 'p');
+  piped.stdin_pipe = true;
+  const Ran whole = bash("[ -p /dev/stdin ] && wc -c", piped);
+  EXPECT_EQ(whole.out, "1048576\n") << whole.err;
+  const Ran early = run({"head", "-c", "1"}, piped);  // gone long before the data is given
+  EXPECT_EQ(early.status, 0);
+  EXPECT_EQ(early.out, "p");
   RunOptions closed;
   closed.stdin_closed = true;
   EXPECT_EQ(bash("if [ -e /dev/fd/0 ]; then echo open; else echo closed; fi", closed).out, "closed\n");
@@ -85,6 +93,13 @@ TEST(Support, DuringSeesTheRunningChild) {
 TEST(Support, ShellQuoteSurvivesBash) {
   const std::string odd = "it's $x \"y\" `z`";
   EXPECT_EQ(bash("printf %s " + shell_quote(odd)).out, odd);
+}
+
+TEST(Support, WordsAndConcat) {
+  EXPECT_EQ(words("  -n 10  --seed 2 "), (std::vector<std::string>{"-n", "10", "--seed", "2"}));
+  EXPECT_EQ(words(""), std::vector<std::string>{});
+  EXPECT_EQ(concat({{"a"}, words("b c"), {}, {"d e"}}),
+            (std::vector<std::string>{"a", "b", "c", "d e"}));
 }
 
 TEST(Support, FilesAndScratchDir) {

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -99,10 +100,18 @@ int data_file(const std::string& data) {
   _exit(status);
 }
 
-// Reads the child's stdout and stderr pipes until both end. Once the child is reaped, what it
-// left running may hold them a little longer, not for ever.
-void drain(int out_fd, int err_fd, std::string& out, std::string& err,
-           const std::atomic<bool>& reaped) {
+// Feeds the child's stdin pipe (when `in_fd` >= 0) and reads its stdout and stderr pipes
+// until all are done. Once the child is reaped, what it left running may hold them a little
+// longer, not for ever.
+void drain(int in_fd, const std::string* in_data, int out_fd, int err_fd, std::string& out,
+           std::string& err, const std::atomic<bool>& reaped) {
+  // A reader that goes away gives EPIPE here, not a SIGPIPE that would end the test: the
+  // signal is sent to the writing thread, this one, which blocks it and then ends.
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+  size_t written = 0;
   struct Src {
     int fd;
     std::string* into;
@@ -111,13 +120,25 @@ void drain(int out_fd, int err_fd, std::string& out, std::string& err,
   if (out_fd >= 0) srcs.push_back({out_fd, &out});
   if (err_fd >= 0) srcs.push_back({err_fd, &err});
   std::chrono::steady_clock::time_point reaped_at{};
-  while (!srcs.empty()) {
+  while (!srcs.empty() || in_fd >= 0) {
     if (reaped && reaped_at == std::chrono::steady_clock::time_point{})
       reaped_at = std::chrono::steady_clock::now();
     if (reaped && std::chrono::steady_clock::now() - reaped_at > std::chrono::seconds(2)) break;
     std::vector<pollfd> pfds;
     for (const Src& s : srcs) pfds.push_back({s.fd, POLLIN, 0});
+    if (in_fd >= 0) pfds.push_back({in_fd, POLLOUT, 0});
     if (poll(pfds.data(), pfds.size(), 50) < 0 && errno != EINTR) break;
+    if (in_fd >= 0 && pfds.back().revents != 0) {
+      const ssize_t n = written < in_data->size()
+                            ? write(in_fd, in_data->data() + written, in_data->size() - written)
+                            : 0;
+      if (n > 0) written += static_cast<size_t>(n);
+      if (written == in_data->size() || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+        close(in_fd);  // all given, or the reader is gone: the child sees the end
+        in_fd = -1;
+      }
+      pfds.pop_back();
+    }
     for (size_t i = pfds.size(); i-- > 0;) {
       if (pfds[i].revents == 0) continue;
       char buf[65536];
@@ -131,6 +152,7 @@ void drain(int out_fd, int err_fd, std::string& out, std::string& err,
     }
   }
   for (const Src& s : srcs) close(s.fd);
+  if (in_fd >= 0) close(in_fd);
 }
 
 }  // namespace
@@ -150,11 +172,21 @@ Ran run(const std::vector<std::string>& argv, const RunOptions& o,
   std::vector<char*> envp = pointers(env_strings);
 
   int in = -1, out = -1;  // the child's stdin and stdout, when the runner opens them
+  int feed = -1;          // the write end of the stdin pipe
   auto opened = [&](int fd, const std::string& what) {
     if (fd < 0) r.err = "pmclog_test::run: cannot open " + what + ": " + std::strerror(errno) + "\n";
     return fd >= 0;
   };
-  if (o.stdin_data) {
+  if (o.stdin_data && o.stdin_pipe) {
+    int ip[2];
+    if (pipe2(ip, O_CLOEXEC) != 0) {
+      opened(-1, "a pipe for standard input");
+      return r;
+    }
+    in = high(ip[0]);
+    feed = high(ip[1]);
+    fcntl(feed, F_SETFL, O_NONBLOCK);
+  } else if (o.stdin_data) {
     if (!opened(in = high(data_file(*o.stdin_data)), "a file for standard input")) return r;
   } else if (!o.stdin_path.empty()) {
     if (!opened(in = high(open(o.stdin_path.c_str(), O_RDONLY | O_CLOEXEC)), o.stdin_path)) return r;
@@ -172,7 +204,7 @@ Ran run(const std::vector<std::string>& argv, const RunOptions& o,
   int op[2] = {-1, -1}, ep[2] = {-1, -1};
   if ((capture_out && pipe2(op, O_CLOEXEC) != 0) || pipe2(ep, O_CLOEXEC) != 0) {
     r.err = std::string("pmclog_test::run: pipe: ") + std::strerror(errno) + "\n";
-    for (int fd : {in, out, op[0], op[1]})
+    for (int fd : {in, feed, out, op[0], op[1]})
       if (fd >= 0) close(fd);
     return r;
   }
@@ -206,13 +238,14 @@ Ran run(const std::vector<std::string>& argv, const RunOptions& o,
   for (int fd : {in, out, op[1], ep[1]})
     if (fd >= 0) close(fd);
   if (pid < 0) {
-    for (int fd : {op[0], ep[0]})
+    for (int fd : {feed, op[0], ep[0]})
       if (fd >= 0) close(fd);
     r.err = std::string("pmclog_test::run: fork: ") + std::strerror(errno) + "\n";
     return r;
   }
   std::atomic<bool> reaped{false};
-  std::thread reader(drain, op[0], ep[0], std::ref(r.out), std::ref(r.err), std::cref(reaped));
+  std::thread reader(drain, feed, o.stdin_data ? &*o.stdin_data : nullptr, op[0], ep[0],
+                     std::ref(r.out), std::ref(r.err), std::cref(reaped));
   if (during) during(pid);
   int st = 0;
   rusage ru{};
@@ -226,8 +259,32 @@ Ran run(const std::vector<std::string>& argv, const RunOptions& o,
   return r;
 }
 
+RunOptions stdin_piped(std::string data) {
+  RunOptions o;
+  o.stdin_data = std::move(data);
+  o.stdin_pipe = true;
+  return o;
+}
+
 Ran bash(const std::string& script, const RunOptions& options) {
   return run({"bash", "-c", script}, options);
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while ((at = text.find_first_not_of(' ', at)) != std::string::npos) {
+    const size_t end = std::min(text.find(' ', at), text.size());
+    out.push_back(text.substr(at, end - at));
+    at = end;
+  }
+  return out;
+}
+
+std::vector<std::string> concat(std::initializer_list<std::vector<std::string>> parts) {
+  std::vector<std::string> out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
 }
 
 std::string shell_quote(const std::string& s) {

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +24,8 @@ struct Ran {
 
 struct RunOptions {
   // Standard input: /dev/null unless one of these is set.
-  std::optional<std::string> stdin_data;  // these bytes, as a regular file (seekable)
+  std::optional<std::string> stdin_data;  // these bytes, as a regular file (seekable) or
+  bool stdin_pipe = false;                // through a pipe, as from another program
   std::string stdin_path;                 // this file
   int stdin_fd = -1;                      // this descriptor (a pipe's read end, a terminal)
   bool stdin_closed = false;              // no descriptor 0 at all
@@ -39,6 +41,9 @@ struct RunOptions {
   int uid = -1;  // with root: run as this uid and gid, with no supplementary group
 };
 
+// Options whose standard input is `data` through a pipe, as in `cat FILE | TOOL`.
+RunOptions stdin_piped(std::string data);
+
 // Runs argv (argv[0] a path, or a name looked up in PATH) with SIGPIPE at its default, as
 // under a shell. `during` gets the child's pid while it runs and its output is collected; it
 // must not reap the child (has_ended may look).
@@ -48,6 +53,13 @@ Ran run(const std::vector<std::string>& argv, const RunOptions& options = {},
 // bash -c SCRIPT: for what only a shell does (pipelines, PIPESTATUS, redirections such as
 // `<&-`). Anything else goes through run() with its argv.
 Ran bash(const std::string& script, const RunOptions& options = {});
+
+// Fixed option text split at spaces ("-n 10 --seed 2"), for tables of options: no quoting,
+// no expansion, so a path always goes as an argument of its own.
+std::vector<std::string> words(const std::string& text);
+
+// The argument lists one after the other: concat({{tool, "-q"}, words(options), {"-o", out}}).
+std::vector<std::string> concat(std::initializer_list<std::vector<std::string>> parts);
 
 // `s` single-quoted for a bash script.
 std::string shell_quote(const std::string& s);

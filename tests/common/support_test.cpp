@@ -116,6 +116,7 @@ TEST(Support, FilesAndScratchDir) {
     EXPECT_THROW(write_file(d / "no-folder" / "x", "y"), std::runtime_error);
     fs::create_directory(d / "sub");
     EXPECT_EQ(d.listing(), "a\nb\nsub\n");
+    EXPECT_EQ(d.names(), (std::vector<std::string>{"a", "b", "sub"}));
     EXPECT_EQ(d.file("a"), (d.path() / "a").string());
   }
   EXPECT_FALSE(fs::exists(kept)) << "removed with its contents";

@@ -21,12 +21,16 @@ ScratchDir::~ScratchDir() {
   fs::remove_all(path_, ec);
 }
 
-std::string ScratchDir::listing_of(const fs::path& folder) {
+std::vector<std::string> ScratchDir::names_of(const fs::path& folder) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(folder)) names.push_back(e.path().filename());
   std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string ScratchDir::listing_of(const fs::path& folder) {
   std::string out;
-  for (const auto& n : names) out += n + "\n";
+  for (const auto& n : names_of(folder)) out += n + "\n";
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace pmclog_test {
 
@@ -18,7 +19,10 @@ class ScratchDir {
   std::string str() const { return path_.string(); }
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
   std::string file(const std::string& name) const { return (path_ / name).string(); }
-  // Names in the folder, sorted, one a line: what a run left behind.
+  // Names in the folder, sorted: what a run left behind.
+  std::vector<std::string> names() const { return names_of(path_); }
+  static std::vector<std::string> names_of(const std::filesystem::path& folder);
+  // The same, one a line.
   std::string listing() const { return listing_of(path_); }
   static std::string listing_of(const std::filesystem::path& folder);
 

@@ -36,9 +36,12 @@
 #include <string>
 #include <vector>
 
-#include "scratch.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
-using namespace common_test;
+using namespace pmclog_test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -446,15 +449,16 @@ const std::vector<Case>& cases() {
 // ---------------------------------------------------------------------------------------
 // Fixtures, made once per process.
 
-struct Ran {
-  int status = -1;
+// A run of the table: the shared runner's result, and whether it had to be killed.
+struct Launched : Ran {
   bool timed_out = false;
-  std::string out, err;
 };
 
 // Runs argv in `cwd` with standard input and output as given, stderr through a pipe, for at
-// most timeout_s seconds (then the whole process group is killed).
-Ran launch(const std::vector<std::string>& argv, const fs::path& cwd, In in,
+// most timeout_s seconds (then the whole process group is killed). Not the shared runner: a
+// terminal must be the child's controlling one, in a session of its own, which the timeout
+// kills whole.
+Launched launch(const std::vector<std::string>& argv, const fs::path& cwd, In in,
                 const std::string& in_file, Out out, const fs::path& out_file, int timeout_s) {
   int ep[2], op[2] = {-1, -1};
   if (pipe(ep) != 0) return {};
@@ -498,7 +502,7 @@ Ran launch(const std::vector<std::string>& argv, const fs::path& cwd, In in,
   close(ep[1]);
   if (op[1] >= 0) close(op[1]);
   if (slave >= 0) close(slave);
-  Ran r;
+  Launched r;
   struct Src {
     int fd;
     std::string* into;
@@ -547,11 +551,16 @@ Ran launch(const std::vector<std::string>& argv, const fs::path& cwd, In in,
   return r;
 }
 
-Ran run_tool(const std::string& tool, const std::vector<std::string>& args,
-                  const fs::path& cwd, Out out = Out::pipe, const fs::path& out_file = {}) {
+// A plain run in `cwd`: stdout captured, or into `out_file` when given.
+Ran run_tool(const std::string& tool, const std::vector<std::string>& args, const fs::path& cwd,
+             const fs::path& out_file = {}) {
   std::vector<std::string> argv{bin(tool)};
   argv.insert(argv.end(), args.begin(), args.end());
-  return launch(argv, cwd, In::devnull, "", out, out_file, 60);
+  RunOptions o;
+  o.cwd = cwd.string();
+  o.env = {"LC_ALL=C"};
+  o.stdout_path = out_file.string();
+  return run(argv, o);
 }
 
 // The scratch folder's contents, shared by the test's processes (ctest runs each case in a
@@ -620,7 +629,7 @@ class Fixtures {
     const fs::path fx = PMCLOG_FIXTURES_DIR;
     auto Run = [&](const std::string& tool, const std::vector<std::string>& args,
                    const fs::path& out_file = {}) -> std::string {
-      const Ran r = run_tool(tool, args, d, out_file.empty() ? Out::pipe : Out::file, out_file);
+      const Ran r = run_tool(tool, args, d, out_file);
       if (r.status == 0) return "";
       std::string cmd = tool;
       for (const auto& a : args) cmd += " " + a;
@@ -633,23 +642,25 @@ class Fixtures {
     fs::copy_file(fx / "M10-64-le.pmclog", d / "m10.pmclog");
     const std::string log = slurp(d / "log.pmclog");
     if (log.size() < 1000) return "log.pmclog is too small";
-    spit(d / "trunc.pmclog", log.substr(0, log.size() - 7));
+    write_file(d / "trunc.pmclog", log.substr(0, log.size() - 7));
     // The record after the modern INITIALIZE (112 bytes): the top byte of its header word,
     // the magic 0xEE, is the word's fourth byte in a little-endian log.
     std::string bad = log;
     if (static_cast<unsigned char>(bad[112 + 3]) != 0xee) return "log.pmclog: no record header at 112";
     bad[112 + 3] = '\x11';
-    spit(d / "badmagic.pmclog", bad);
-    if (std::system(("gzip -c -n " + q(d / "log.pmclog") + " > " + q(d / "log.pmclog.gz")).c_str()) != 0)
-      return "gzip failed";
+    write_file(d / "badmagic.pmclog", bad);
+    RunOptions to_gz;
+    to_gz.stdout_path = (d / "log.pmclog.gz").string();
+    if (const Ran z = run({"gzip", "-c", "-n", d / "log.pmclog"}, to_gz); z.status != 0)
+      return "gzip failed: " + z.err;
     const std::string gz = slurp(d / "log.pmclog.gz");
-    spit(d / "cut.pmclog.gz", gz.substr(0, gz.size() * 2 / 3));
+    write_file(d / "cut.pmclog.gz", gz.substr(0, gz.size() * 2 / 3));
     if (!(e = Run(kDump, {"--format=jsonl", "log.pmclog"}, d / "log.jsonl")).empty()) return e;
     if (!(e = Run(kDump, {"--format=jsonl", "l3.pmclog"}, d / "l3.jsonl")).empty()) return e;
     if (!(e = Run(kDump, {"--format=jsonl", "m10.pmclog"}, d / "m10.jsonl")).empty()) return e;
     if (!(e = Run(kDump, {"--format=jsonl", "l3.pmclog", "m10.pmclog"}, d / "multi.jsonl")).empty())
       return e;
-    spit(d / "two.jsonl", slurp(d / "l3.jsonl") + slurp(d / "m10.jsonl"));
+    write_file(d / "two.jsonl", slurp(d / "l3.jsonl") + slurp(d / "m10.jsonl"));
     fs::remove(d / "l3.jsonl");
     fs::remove(d / "m10.jsonl");
     // One integer member of a sample (its pid) replaced by a literal.
@@ -658,10 +669,10 @@ class Fixtures {
     std::smatch m;
     if (!std::regex_search(jsonl, m, pid_member)) return "log.jsonl has no \"pid\" member";
     const auto at = static_cast<size_t>(m.position(2)), len = static_cast<size_t>(m.length(2));
-    spit(d / "true.jsonl", jsonl.substr(0, at) + "true" + jsonl.substr(at + len));
-    spit(d / "null.jsonl", jsonl.substr(0, at) + "null" + jsonl.substr(at + len));
+    write_file(d / "true.jsonl", jsonl.substr(0, at) + "true" + jsonl.substr(at + len));
+    write_file(d / "null.jsonl", jsonl.substr(0, at) + "null" + jsonl.substr(at + len));
     fs::create_directory(d / "folder");
-    spit(d / "text.txt", "not a log\n");
+    write_file(d / "text.txt", "not a log\n");
     return "";
   }
 
@@ -724,7 +735,7 @@ std::string command_line(const Case& c) {
 }
 
 // Every problem with one run, one line each; empty when the case holds.
-std::vector<std::string> judge(const Case& c, const Ran& r,
+std::vector<std::string> judge(const Case& c, const Launched& r,
                                const std::map<std::string, Entry>& before,
                                const std::map<std::string, Entry>& after) {
   std::vector<std::string> bad;
@@ -821,7 +832,7 @@ TEST_P(CliTable, Case) {
   const fs::path out_file = d.path().string() + ".stdout";
   std::vector<std::string> argv{bin(c.tool)};
   argv.insert(argv.end(), c.args.begin(), c.args.end());
-  const Ran r = launch(argv, d.path(), c.in, c.in_file, c.out, out_file, c.timeout_s);
+  const Launched r = launch(argv, d.path(), c.in, c.in_file, c.out, out_file, c.timeout_s);
   fs::remove(out_file);
   const auto bad = judge(c, r, before, snapshot(d.path()));
   if (bad.empty()) return;
@@ -853,7 +864,7 @@ TEST(CliTableSelf, JudgeFindsEachKindOfProblem) {
                                             {"c", {false, 0100644, "z"}}};
   std::map<std::string, Entry> after = before;
   after["made"] = {false, 0100644, ""};
-  Ran r;
+  Launched r;
   r.status = 2;
   r.err = "pmclog-dump: --alpha and --beta cannot be used together\nTry 'pmclog-dump --help'.\n";
   EXPECT_EQ(judge(c, r, before, after), std::vector<std::string>{});

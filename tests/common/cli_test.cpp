@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "cli.h"
-#include "scratch.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
-using namespace common_test;
+using namespace pmclog_test;
 namespace cli = pmclog::tools::cli;
 
 namespace {
@@ -110,8 +112,7 @@ TEST(CliTools, VersionShortAndLong) {
   for (const Tool& t : kTools)
     for (const char* opt : {"-V", "--version"}) {
       SCOPED_TRACE(t.name + " " + opt);
-      ScratchDir d;
-      const Outcome r = run(q(t.bin) + " " + opt, d);
+      const Ran r = run({t.bin, opt});
       EXPECT_EQ(r.status, 0) << r.err;
       // The version line, then what the library supports: every generation, both forms.
       EXPECT_EQ(r.out.rfind(t.name + " " + cli::version() + "\nlog generations: L1 ", 0), 0u)
@@ -132,8 +133,7 @@ TEST(CliTools, VersionShortAndLong) {
 TEST(CliTools, HelpHasSynopsisGroupsExamplesAndExitStatus) {
   for (const Tool& t : kTools) {
     SCOPED_TRACE(t.name);
-    ScratchDir d;
-    const Outcome r = run(q(t.bin) + " --help", d);
+    const Ran r = run({t.bin, "--help"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out.rfind("Usage: " + t.name + " ", 0), 0u) << r.out;
     const size_t general = r.out.find("\nGeneral:\n"), abi = r.out.find("\nABI of the log:\n"),
@@ -156,8 +156,7 @@ TEST(CliTools, HelpHasSynopsisGroupsExamplesAndExitStatus) {
 TEST(CliTools, HelpListsEachOptionOnce) {
   for (const Tool& t : kTools) {
     SCOPED_TRACE(t.name);
-    ScratchDir d;
-    const Outcome r = run(q(t.bin) + " --help", d);
+    const Ran r = run({t.bin, "--help"});
     const auto names = listed_options(r.out);
     ASSERT_GE(names.size(), 6u) << r.out;
     std::map<std::string, int> seen;
@@ -171,16 +170,13 @@ TEST(CliTools, HelpListsEachOptionOnce) {
 // The short names that were renamed or dropped are refused everywhere, and -V is the version.
 TEST(CliTools, ShortOptionsAreTheSameOrAbsent) {
   for (const Tool& t : kTools) {
-    ScratchDir d;
-    const Outcome h = run(q(t.bin) + " --help", d);
+    const Ran h = run({t.bin, "--help"});
     for (const char* gone : {"-g [", "-w [", "-b [", "-d [", "-e [ --events"})
       EXPECT_EQ(h.out.find(std::string("  ") + gone), std::string::npos) << t.name << " " << gone;
     EXPECT_NE(h.out.find("  -V [ --version ]"), std::string::npos) << t.name;
     EXPECT_NE(h.out.find("  -h [ --help ]"), std::string::npos) << t.name;
   }
-  ScratchDir d;
-  const Outcome dh = run(q(kDump) + " --help", d), rh = run(q(kRecord) + " --help", d),
-                wh = run(q(kWrite) + " --help", d);
+  const Ran dh = run({kDump, "--help"}), rh = run({kRecord, "--help"}), wh = run({kWrite, "--help"});
   EXPECT_NE(dh.out.find("  -p [ --pid ]"), std::string::npos);
   EXPECT_NE(rh.out.find("  -p [ --pid ]"), std::string::npos);
   EXPECT_EQ(wh.out.find("  -p ["), std::string::npos) << "synth's process count is long only";
@@ -188,41 +184,49 @@ TEST(CliTools, ShortOptionsAreTheSameOrAbsent) {
 }
 
 struct BadRun {
-  std::string tool, args, in_message;
+  std::string tool;
+  std::vector<std::string> args;
+  std::string in_message;
 };
 
 TEST(CliTools, UsageErrorsAreOneLineAndTheHint) {
   const std::vector<BadRun> cases = {
-      {"pmclog-dump", "--no-such-option", "no-such-option"},
-      {"pmclog-validate", "--no-such-option x", "no-such-option"},
-      {"pmclog-write", "--no-such-option -o /dev/null", "no-such-option"},
-      {"pmclog-write", "synth --no-such-option -o /dev/null", "no-such-option"},
-      {"pmclog-record", "--no-such-option -- true", "no-such-option"},
-      {"pmclog-dump", "--address-width 3", "--address-width: '3'"},
-      {"pmclog-validate", "--address-width 3 x", "--address-width: '3'"},
-      {"pmclog-write", "synth --address-width 3 -o /dev/null", "--address-width: '3'"},
-      {"pmclog-record", "--address-width 3 -- true", "--address-width: '3'"},
-      {"pmclog-dump", "--address-width 64", "give 8, not 64"},
-      {"pmclog-validate", "--address-width 32 x", "give 4, not 32"},
-      {"pmclog-write", "synth --address-width 32 -o /dev/null", "give 4, not 32"},
-      {"pmclog-dump", "--generation L4", "--generation: 'L4'"},
-      {"pmclog-validate", "--byte-order middle x", "--byte-order: 'middle'"},
-      {"pmclog-write", "synth --time-width 5 -o /dev/null", "--time-width: '5'"},
-      {"pmclog-write", "--time-width 4 -o /dev/null", "--time-width is a synth option"},
-      {"pmclog-write", "synth -p 3 -o /dev/null", "'-p'"},
-      {"pmclog-validate", "-g L3 x", "'-g'"},
-      {"pmclog-write", "synth -w 8 -o /dev/null", "'-w'"},
-      {"pmclog-record", "--generation L1 -- true", "L1 has no callchains"},
-      {"pmclog-record", "-e no-such-event -- true", "unknown event 'no-such-event'"},
-      {"pmclog-record", "-c 0 -- true", "-c/--period: '0'"},
-      {"pmclog-write", "synth", "-o OUT is required"},
+      {"pmclog-dump", {"--no-such-option"}, "no-such-option"},
+      {"pmclog-validate", {"--no-such-option", "x"}, "no-such-option"},
+      {"pmclog-write", {"--no-such-option", "-o", "/dev/null"}, "no-such-option"},
+      {"pmclog-write", {"synth", "--no-such-option", "-o", "/dev/null"}, "no-such-option"},
+      {"pmclog-record", {"--no-such-option", "--", "true"}, "no-such-option"},
+      {"pmclog-dump", {"--address-width", "3"}, "--address-width: '3'"},
+      {"pmclog-validate", {"--address-width", "3", "x"}, "--address-width: '3'"},
+      {"pmclog-write", {"synth", "--address-width", "3", "-o", "/dev/null"}, "--address-width: '3'"},
+      {"pmclog-record", {"--address-width", "3", "--", "true"}, "--address-width: '3'"},
+      {"pmclog-dump", {"--address-width", "64"}, "give 8, not 64"},
+      {"pmclog-validate", {"--address-width", "32", "x"}, "give 4, not 32"},
+      {"pmclog-write", {"synth", "--address-width", "32", "-o", "/dev/null"}, "give 4, not 32"},
+      {"pmclog-dump", {"--generation", "L4"}, "--generation: 'L4'"},
+      {"pmclog-validate", {"--byte-order", "middle", "x"}, "--byte-order: 'middle'"},
+      {"pmclog-write", {"synth", "--time-width", "5", "-o", "/dev/null"}, "--time-width: '5'"},
+      {"pmclog-write", {"--time-width", "4", "-o", "/dev/null"}, "--time-width is a synth option"},
+      {"pmclog-write", {"synth", "-p", "3", "-o", "/dev/null"}, "'-p'"},
+      {"pmclog-validate", {"-g", "L3", "x"}, "'-g'"},
+      {"pmclog-write", {"synth", "-w", "8", "-o", "/dev/null"}, "'-w'"},
+      {"pmclog-record", {"--generation", "L1", "--", "true"}, "L1 has no callchains"},
+      {"pmclog-record", {"-e", "no-such-event", "--", "true"}, "unknown event 'no-such-event'"},
+      {"pmclog-record", {"-c", "0", "--", "true"}, "-c/--period: '0'"},
+      {"pmclog-write", {"synth"}, "-o OUT is required"},
   };
   std::map<std::string, std::string> bin;
   for (const Tool& t : kTools) bin[t.name] = t.bin;
   for (const BadRun& c : cases) {
-    SCOPED_TRACE(c.tool + " " + c.args);
-    ScratchDir d;
-    const Outcome r = run(q(bin.at(c.tool)) + " " + c.args, d);
+    std::vector<std::string> argv{bin.at(c.tool)};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    std::string line = c.tool;
+    for (const auto& a : c.args) {
+      line += ' ';
+      line += a;
+    }
+    SCOPED_TRACE(line);
+    const Ran r = run(argv);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "");
     const auto ls = lines_of(r.err);
@@ -240,29 +244,39 @@ std::string abi_line(const std::string& show_abi) {
 }
 
 TEST(CliTools, SameAbiSpellingsGiveTheSameAbiInEveryTool) {
-  const std::string abi = " --address-width 4 --byte-order big --generation M10 ";
+  const std::vector<std::string> abi = {"--address-width", "4", "--byte-order", "big",
+                                       "--generation", "M10"};
+  // argv: the tool, `before`, the ABI options, `after`
+  auto with_abi = [&](const std::string& bin, std::vector<std::string> before,
+                      const std::vector<std::string>& after) {
+    before.insert(before.begin(), bin);
+    before.insert(before.end(), abi.begin(), abi.end());
+    before.insert(before.end(), after.begin(), after.end());
+    return before;
+  };
   ScratchDir d;
-  ASSERT_EQ(run(q(kWrite) + " synth -q -n 300 --seed 4" + abi + "-o " + q(d / "s.pmclog"), d).status, 0);
-  const Outcome detected = run(q(kDump) + " --show-abi " + q(d / "s.pmclog"), d);
+  const std::string log = d.file("s.pmclog");
+  ASSERT_EQ(run(with_abi(kWrite, {"synth", "-q", "-n", "300", "--seed", "4"}, {"-o", log})).status, 0);
+  const Ran detected = run({kDump, "--show-abi", log});
   ASSERT_EQ(detected.status, 0) << detected.err;
   EXPECT_EQ(abi_line(detected.out).rfind("M10, 32-bit addresses, big-endian", 0), 0u)
       << detected.out;
-  const Outcome given = run(q(kDump) + " --show-abi" + abi + q(d / "s.pmclog"), d);
+  const Ran given = run(with_abi(kDump, {"--show-abi"}, {log}));
   ASSERT_EQ(given.status, 0) << given.err;
   EXPECT_EQ(abi_line(given.out), abi_line(detected.out));
   for (const char* part : {"byte order: big-endian (given)", "generation: M10 (given)",
                            "address width: 4 bytes (given)"})
     EXPECT_NE(given.out.find(part), std::string::npos) << part << "\n" << given.out;
-  const Outcome valid = run(q(kValidate) + abi + q(d / "s.pmclog"), d);
+  const Ran valid = run(with_abi(kValidate, {}, {log}));
   EXPECT_EQ(valid.status, 0) << valid.out << valid.err;
   // The JSON Lines of that log, written back with the same options: the same bytes.
-  const Outcome back = run(q(kDump) + " --format=jsonl " + q(d / "s.pmclog") + " | " + q(kWrite) +
-                               " -q" + abi + "- -o " + q(d / "back.pmclog"),
-                           d);
+  RunOptions o;
+  o.stdin_data = run({kDump, "--format=jsonl", log}).out;
+  const Ran back = run(with_abi(kWrite, {"-q"}, {"-", "-o", d.file("back.pmclog")}), o);
   ASSERT_EQ(back.status, 0) << back.err;
   EXPECT_EQ(slurp(d / "back.pmclog"), slurp(d / "s.pmclog"));
   // A hint that contradicts the bytes is taken as given: the dump fails, it does not guess.
-  const Outcome wrong = run(q(kDump) + " --byte-order little " + q(d / "s.pmclog"), d);
+  const Ran wrong = run({kDump, "--byte-order", "little", log});
   EXPECT_NE(wrong.status, 0);
 }
 
@@ -271,18 +285,17 @@ TEST(CliTools, TimeWidthReachesTheLog) {
   for (const char* w : {"4", "8"}) {
     SCOPED_TRACE(w);
     const std::string out = (d / (std::string("t") + w + ".pmclog")).string();
-    ASSERT_EQ(run(q(kWrite) + " synth -q -n 50 --generation M10 --address-width 4 --time-width " +
-                      w + " -o " + q(out),
-                  d).status,
+    ASSERT_EQ(run({kWrite, "synth", "-q", "-n", "50", "--generation", "M10", "--address-width", "4",
+                   "--time-width", w, "-o", out})
+                  .status,
               0);
     // The INITIALIZE is 104 bytes with a 4-byte time_t, 112 with an 8-byte one (format.md §8.1).
     const std::string want = std::string("\"time_width\":") + w;
-    const Outcome r = run(q(kDump) + " --format=jsonl --head 1 " + q(out), d);
+    const Ran r = run({kDump, "--format=jsonl", "--head", "1", out});
     EXPECT_NE(r.out.find(want), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(w[0] == '4' ? "\"length\":104" : "\"length\":112"), std::string::npos)
         << r.out;
-    const Outcome given =
-        run(q(kDump) + " --format=jsonl --head 1 --time-width " + w + " " + q(out), d);
+    const Ran given = run({kDump, "--format=jsonl", "--head", "1", "--time-width", w, out});
     EXPECT_EQ(given.status, 0) << given.err;
     EXPECT_NE(given.out.find(want), std::string::npos) << given.out;
   }
@@ -290,15 +303,19 @@ TEST(CliTools, TimeWidthReachesTheLog) {
 
 TEST(CliTools, StandardInputIsNamedTheSameWay) {
   ScratchDir d;
-  spit(d / "junk", "not a log at all");
-  const Outcome dump = run(q(kDump) + " - < " + q(d / "junk"), d);
+  RunOptions junk;
+  junk.stdin_data = "not a log at all";
+  const Ran dump = run({kDump, "-"}, junk);
   EXPECT_EQ(dump.err.rfind("pmclog-dump: (stdin): ", 0), 0u) << dump.err;
-  spit(d / "bad.jsonl", "{oops\n");
-  const Outcome write = run(q(kWrite) + " - -o /dev/null < " + q(d / "bad.jsonl"), d);
+  RunOptions bad;
+  bad.stdin_data = "{oops\n";
+  const Ran write = run({kWrite, "-", "-o", "/dev/null"}, bad);
   EXPECT_EQ(write.err.rfind("pmclog-write: (stdin):1: ", 0), 0u) << write.err;
   // the same file as input and output: named "(stdin)" too
-  spit(d / "in.jsonl", "{\"type\":\"closelog\"}\n");
-  const Outcome same = run(q(kWrite) + " - -o " + q(d / "in.jsonl") + " < " + q(d / "in.jsonl"), d);
+  write_file(d / "in.jsonl", "{\"type\":\"closelog\"}\n");
+  RunOptions in;
+  in.stdin_path = d.file("in.jsonl");
+  const Ran same = run({kWrite, "-", "-o", d.file("in.jsonl")}, in);
   EXPECT_EQ(same.status, 2);
   EXPECT_NE(same.err.find("the same file as (stdin)"), std::string::npos) << same.err;
 }
@@ -306,19 +323,21 @@ TEST(CliTools, StandardInputIsNamedTheSameWay) {
 // The readers of logs take standard input when no file is named, as pmclog-dump always did;
 // a terminal there is refused instead of waited on (util-linux script(1) gives the terminal).
 TEST(CliTools, NoFileReadsStandardInputButNotATerminal) {
-  ScratchDir d;
   const std::string log = std::string(PMCLOG_FIXTURES_DIR) + "/M10-64-le.pmclog";
+  RunOptions from_log;
+  from_log.stdin_path = log;
   for (const Tool& t : std::vector<Tool>{{"pmclog-dump", kDump},
                                          {"pmclog-validate", kValidate},
                                          {"pmclog-report", PMCLOG_REPORT_BIN}}) {
     SCOPED_TRACE(t.name);
-    const Outcome piped = run(q(t.bin) + " < " + q(log), d);
-    const Outcome named = run(q(t.bin) + " - < " + q(log), d);
+    const Ran piped = run({t.bin}, from_log);
+    const Ran named = run({t.bin, "-"}, from_log);
     EXPECT_EQ(piped.status, named.status) << piped.err;
     EXPECT_EQ(piped.out, named.out);
     EXPECT_FALSE(piped.out.empty());
-    if (run("script -qec 'test -t 0' /dev/null", d).status != 0) continue;  // no pty here
-    const Outcome tty = run("script -qec \"" + t.bin + "\" /dev/null", d);
+    // script(1) runs its command line with a shell, on a terminal of its own.
+    if (run({"script", "-qec", "test -t 0", "/dev/null"}).status != 0) continue;  // no pty here
+    const Ran tty = run({"script", "-qec", shell_quote(t.bin), "/dev/null"});
     EXPECT_EQ(tty.status, 2) << tty.out;
     EXPECT_NE(tty.out.find(t.name + ": no log given and standard input is a terminal"),
               std::string::npos) << tty.out;

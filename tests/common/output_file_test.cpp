@@ -11,16 +11,20 @@
 #include <csignal>
 #include <thread>
 
-#include "scratch.h"
+#include "devices.h"
+#include "support/files.h"
+#include "support/scratch.h"
 
 using namespace common_test;
+using namespace pmclog_test;
+namespace fs = std::filesystem;
 using pmclog::tools::OutputError;
 using pmclog::tools::OutputFile;
 using pmclog::tools::OutputOptions;
 
 TEST(OutputFile, RegularFileAppearsWholeOnlyAtCommit) {
   ScratchDir d;
-  spit(d / "out", "old contents");
+  write_file(d / "out", "old contents");
   OutputFile f;
   ASSERT_FALSE(f.open((d / "out").string()));
   ASSERT_TRUE(f.replaces());
@@ -34,7 +38,7 @@ TEST(OutputFile, RegularFileAppearsWholeOnlyAtCommit) {
 
 TEST(OutputFile, UncommittedOutputLeavesNothing) {
   ScratchDir d;
-  spit(d / "kept", "old");
+  write_file(d / "kept", "old");
   {
     OutputFile f, g;
     ASSERT_FALSE(f.open((d / "kept").string()));
@@ -48,7 +52,7 @@ TEST(OutputFile, UncommittedOutputLeavesNothing) {
 
 TEST(OutputFile, ReplacedFileKeepsItsMode) {
   ScratchDir d;
-  spit(d / "out", "x");
+  write_file(d / "out", "x");
   ASSERT_EQ(chmod((d / "out").c_str(), 0640), 0);
   ASSERT_FALSE(pmclog::tools::write_whole_file((d / "out").string(), "y"));
   struct stat st {};
@@ -89,7 +93,7 @@ TEST(OutputFile, FifoIsWrittenThroughNotReplaced) {
 TEST(OutputFile, SymlinkStaysALinkAndItsTargetIsReplaced) {
   ScratchDir d;
   fs::create_directory(d / "sub");
-  spit(d / "sub" / "target", "old");
+  write_file(d / "sub" / "target", "old");
   fs::create_symlink("sub/target", d / "link");  // relative to the link's folder
   OutputFile f;
   ASSERT_FALSE(f.open((d / "link").string()));
@@ -114,7 +118,7 @@ TEST(OutputFile, DevStdoutUsesTheInheritedDescriptor) {
   // /dev/stdout is a link to /proc/self/fd/1, which names no file for a pipe: the
   // descriptor itself is written, at its offset.
   ScratchDir d;
-  spit(d / "log", "before\n");
+  write_file(d / "log", "before\n");
   const int fd = ::open((d / "log").c_str(), O_WRONLY | O_APPEND);
   ASSERT_GE(fd, 0);
   const std::string path = "/dev/fd/" + std::to_string(fd);

@@ -15,12 +15,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include "scratch.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
-using namespace common_test;
+using namespace pmclog_test;
+namespace fs = std::filesystem;
 using pmclog::tools::OutputError;
 using pmclog::tools::OutputFile;
 using pmclog::tools::write_whole_file;
@@ -61,7 +65,7 @@ std::ostream& operator<<(std::ostream& os, const Meta& m) {
 // A file with the given content, mode and owner.
 void make_file(const fs::path& p, const std::string& content, mode_t mode, uid_t uid = 0,
                gid_t gid = 0) {
-  spit(p, content);
+  write_file(p, content);
   ASSERT_EQ(chown(p.c_str(), uid, gid), 0) << p;
   ASSERT_EQ(chmod(p.c_str(), mode), 0) << p;
 }
@@ -76,8 +80,8 @@ void make_folder(const fs::path& p, mode_t mode, uid_t uid = 0) {
 bool is_root() { return geteuid() == 0; }
 
 // Whether bash's `>` may write `p` as this user.
-bool shell_writes(const fs::path& p, const ScratchDir& capture) {
-  return run("echo shell > " + q(p), capture).status == 0;
+bool shell_writes(const fs::path& p) {
+  return bash("echo shell > " + shell_quote(p.string())).status == 0;
 }
 
 // The error of writing `data` to `path` through OutputFile, "" when it was written.
@@ -140,7 +144,7 @@ TEST(OutputPermission, ReadOnlyFileIsRefusedUnlessTheShellWritesIt) {
   ScratchDir d;
   make_file(d / "twin", "old", 0444, geteuid(), getegid());
   make_file(d / "ro", "old", 0444, geteuid(), getegid());
-  const bool shell = shell_writes(d / "twin", d);
+  const bool shell = shell_writes(d / "twin");
   fs::remove(d / "twin");
   if (!is_root()) {
     EXPECT_FALSE(shell) << "the shell's > refuses a 0444 file";
@@ -187,7 +191,7 @@ TEST_F(AsNobody, OwnReadOnlyFileIsRefused) {
   EXPECT_EQ(as_nobody([&] { return write_out(tmp_ / "ro", "new"); }),
             "cannot write " + (tmp_ / "ro").string() + ": Permission denied");
   EXPECT_EQ(meta(tmp_ / "ro"), before);
-  EXPECT_EQ(as_nobody([&] { return std::to_string(shell_writes(tmp_ / "ro", d_)); }), "0")
+  EXPECT_EQ(as_nobody([&] { return std::to_string(shell_writes(tmp_ / "ro")); }), "0")
       << "the shell's > refuses it too";
   EXPECT_EQ(meta(tmp_ / "ro"), before);
 }
@@ -278,7 +282,7 @@ TEST(OutputPermission, RootFollowsNoOtherUsersLinkInAStickyFolderWhenTheKernelWo
   make_folder(d / "etc", 0755);
   fs::create_symlink(d / "etc" / "new", d / "tmp" / "link");
   ASSERT_EQ(lchown((d / "tmp" / "link").c_str(), kNobody, kNobody), 0);
-  EXPECT_FALSE(shell_writes(d / "tmp" / "link", d)) << "the kernel follows no such link";
+  EXPECT_FALSE(shell_writes(d / "tmp" / "link")) << "the kernel follows no such link";
   EXPECT_EQ(write_out(d / "tmp" / "link", "new"),
             "cannot open " + (d / "tmp" / "link").string() + ": Permission denied");
   EXPECT_TRUE(fs::is_empty(d / "etc"));
@@ -291,7 +295,7 @@ TEST(OutputPermission, RootWritesNoOtherUsersFileInAStickyFolderWhenTheKernelWou
   make_folder(d / "tmp", 01777);
   make_file(d / "tmp" / "twin", "old", 0666, kNobody, kNobody);
   make_file(d / "tmp" / "theirs", "old", 0666, kNobody, kNobody);
-  EXPECT_FALSE(shell_writes(d / "tmp" / "twin", d));
+  EXPECT_FALSE(shell_writes(d / "tmp" / "twin"));
   const Meta before = meta(d / "tmp" / "theirs");
   EXPECT_TRUE(has(write_out(d / "tmp" / "theirs", "new"), "fs.protected_regular"));
   EXPECT_EQ(meta(d / "tmp" / "theirs"), before);
@@ -304,23 +308,27 @@ namespace {
 // The tools and the libraries they load from the build tree, where nobody can run them: the
 // build tree itself when nobody can reach it, else copies in a folder of the scratch one.
 struct Runnable {
-  std::string prefix;  // "setpriv ... env LD_LIBRARY_PATH=..."
+  std::vector<std::string> prefix;  // setpriv ... [env LD_LIBRARY_PATH=...]
   std::string write, validate, report, record;
 };
 
-const char* const kSetpriv = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+const std::vector<std::string> kSetpriv = {"setpriv", "--reuid=65534", "--regid=65534",
+                                           "--clear-groups"};
 
-bool nobody_can_run(const std::string& bin, const ScratchDir& capture) {
-  return run(std::string(kSetpriv) + "test -x " + q(bin), capture).status == 0;
+bool nobody_can_run(const std::string& bin) {
+  return run(concat({kSetpriv, {"test", "-x", bin}})).status == 0;
 }
 
-// The shared libraries `bin` loads from outside the system folders (the build tree's).
-std::vector<std::string> own_libraries(const std::string& bin, const ScratchDir& capture) {
-  const Outcome r = run("ldd " + q(bin) + " | awk '$3 ~ /^\\// {print $3}'", capture);
+// The shared libraries `bin` loads from outside the system folders (the build tree's): the
+// third word of ldd's lines, when it is a path.
+std::vector<std::string> own_libraries(const std::string& bin) {
+  const Ran r = run({"ldd", bin});
   std::vector<std::string> out;
-  size_t at = 0;
-  for (size_t nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1) {
-    const std::string lib = r.out.substr(at, nl - at);
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string name, arrow, lib;
+    if (!(words >> name >> arrow >> lib) || lib.empty() || lib[0] != '/') continue;
     if (lib.rfind("/lib", 0) != 0 && lib.rfind("/usr/", 0) != 0) out.push_back(lib);
   }
   return out;
@@ -332,20 +340,20 @@ Runnable runnable(const ScratchDir& d) {
   const std::vector<std::string> bins = {PMCLOG_WRITE_BIN, PMCLOG_VALIDATE_BIN, PMCLOG_REPORT_BIN,
                                          PMCLOG_RECORD_BIN};
   bool reachable = true;
-  for (const auto& b : bins) reachable = reachable && nobody_can_run(b, d);
+  for (const auto& b : bins) reachable = reachable && nobody_can_run(b);
   std::vector<std::string> used = bins;
   if (!reachable) {
     const fs::path bin = d / "bin";
     make_folder(bin, 0755);
     used.clear();
     for (const auto& b : bins) {
-      for (const auto& lib : own_libraries(b, d))
+      for (const auto& lib : own_libraries(b))
         fs::copy_file(lib, bin / fs::path(lib).filename(), fs::copy_options::skip_existing);
       fs::copy_file(b, bin / fs::path(b).filename(), fs::copy_options::skip_existing);
       used.push_back((bin / fs::path(b).filename()).string());
     }
     for (const auto& e : fs::directory_iterator(bin)) chmod(e.path().c_str(), 0755);
-    r.prefix += "env LD_LIBRARY_PATH=" + q(bin) + " ";
+    r.prefix = concat({r.prefix, {"env", "LD_LIBRARY_PATH=" + bin.string()}});
   }
   r.write = used[0];
   r.validate = used[1];
@@ -357,21 +365,21 @@ Runnable runnable(const ScratchDir& d) {
 struct Tool {
   const char* name;
   int refused_status;  // pmclog-record's own failures are 125, the others' 2
-  std::string (*command)(const Runnable& r, const fs::path& in, const fs::path& out);
+  std::vector<std::string> (*argv)(const Runnable& r, const fs::path& in, const fs::path& out);
 };
 
 const Tool kTools[] = {
     {"write_synth", 2, [](const Runnable& r, const fs::path&, const fs::path& out) {
-       return q(r.write) + " synth -q -n 200 -o " + q(out);
+       return std::vector<std::string>{r.write, "synth", "-q", "-n", "200", "-o", out};
      }},
     {"validate", 2, [](const Runnable& r, const fs::path& in, const fs::path& out) {
-       return q(r.validate) + " -q --format=junit " + q(in / "x.pmclog") + " -o " + q(out);
+       return std::vector<std::string>{r.validate, "-q", "--format=junit", in / "x.pmclog", "-o", out};
      }},
     {"report", 2, [](const Runnable& r, const fs::path& in, const fs::path& out) {
-       return q(r.report) + " --sysroot " + q(in) + " -o " + q(out) + " " + q(in / "x.pmclog");
+       return std::vector<std::string>{r.report, "--sysroot", in, "-o", out, in / "x.pmclog"};
      }},
     {"record", 125, [](const Runnable& r, const fs::path&, const fs::path& out) {
-       return q(r.record) + " -q -o " + q(out) + " -- true";
+       return std::vector<std::string>{r.record, "-q", "-o", out, "--", "true"};
      }},
 };
 
@@ -383,7 +391,7 @@ class ToolAsNobody : public testing::TestWithParam<Tool> {
  protected:
   void SetUp() override {
     if (!is_root()) GTEST_SKIP() << "needs root, to run the tools as nobody with setpriv";
-    if (run("command -v setpriv", d_).status != 0) GTEST_SKIP() << "no setpriv (util-linux)";
+    if (run({"setpriv", "--version"}).status != 0) GTEST_SKIP() << "no setpriv (util-linux)";
     ASSERT_EQ(chmod(d_.path().c_str(), 0755), 0);
     r_ = runnable(d_);
     make_folder(in_, 0755);
@@ -391,14 +399,14 @@ class ToolAsNobody : public testing::TestWithParam<Tool> {
     ASSERT_EQ(chmod((in_ / "x.pmclog").c_str(), 0644), 0);
     make_folder(tmp_, 01777);
     if (std::string(GetParam().name) == "record" &&
-        nobody(GetParam().command(r_, in_, tmp_ / "probe")).status != 0)
+        nobody(GetParam().argv(r_, in_, tmp_ / "probe")).status != 0)
       GTEST_SKIP() << "perf_event_open is not allowed to nobody here";
     fs::remove(tmp_ / "probe");
   }
-  Outcome nobody(const std::string& cmd) { return run(r_.prefix + cmd, d_); }
+  Ran nobody(const std::vector<std::string>& argv) { return run(concat({r_.prefix, argv})); }
   // One line naming the file and the reason, the tool's exit status for its own failure.
   // (pmclog-record may say first what kernel.perf_event_paranoid allows it: not counted.)
-  void expect_refused(const Outcome& o, const fs::path& out) {
+  void expect_refused(const Ran& o, const fs::path& out) {
     EXPECT_EQ(o.status, GetParam().refused_status) << o.err;
     std::string err = o.err;
     if (err.rfind("pmclog-record: kernel.perf_event_paranoid", 0) == 0)
@@ -415,7 +423,7 @@ class ToolAsNobody : public testing::TestWithParam<Tool> {
 TEST_P(ToolAsNobody, RootsFileIsRefused) {
   make_file(tmp_ / "roots.out", "root's", 0644);
   const Meta before = meta(tmp_ / "roots.out");
-  expect_refused(nobody(GetParam().command(r_, in_, tmp_ / "roots.out")), tmp_ / "roots.out");
+  expect_refused(nobody(GetParam().argv(r_, in_, tmp_ / "roots.out")), tmp_ / "roots.out");
   EXPECT_EQ(meta(tmp_ / "roots.out"), before);
   EXPECT_EQ(ScratchDir::listing_of(tmp_), "roots.out\n") << "no temporary left";
 }
@@ -423,14 +431,14 @@ TEST_P(ToolAsNobody, RootsFileIsRefused) {
 TEST_P(ToolAsNobody, OwnReadOnlyFileIsRefused) {
   make_file(tmp_ / "ro.out", "nobody's", 0444, kNobody, kNobody);
   const Meta before = meta(tmp_ / "ro.out");
-  expect_refused(nobody(GetParam().command(r_, in_, tmp_ / "ro.out")), tmp_ / "ro.out");
+  expect_refused(nobody(GetParam().argv(r_, in_, tmp_ / "ro.out")), tmp_ / "ro.out");
   EXPECT_EQ(meta(tmp_ / "ro.out"), before);
   EXPECT_EQ(ScratchDir::listing_of(tmp_), "ro.out\n") << "no temporary left";
 }
 
 TEST_P(ToolAsNobody, OwnFileIsReplacedKeepingModeAndOwner) {
   make_file(tmp_ / "mine.out", "nobody's", 0644, kNobody, kNobody);
-  const Outcome o = nobody(GetParam().command(r_, in_, tmp_ / "mine.out"));
+  const Ran o = nobody(GetParam().argv(r_, in_, tmp_ / "mine.out"));
   EXPECT_EQ(o.status, 0) << o.err;
   const Meta after = meta(tmp_ / "mine.out");
   EXPECT_NE(after.content, "nobody's");
@@ -444,7 +452,7 @@ TEST_P(ToolAsNobody, OwnFileIsReplacedKeepingModeAndOwner) {
 TEST_P(ToolAsNobody, RootReplacingNobodysFileKeepsItsOwner) {
   make_folder(d_ / "home", 0755, kNobody);
   make_file(d_ / "home" / "theirs.out", "nobody's", 0640, kNobody, kNobody);
-  const Outcome o = run(GetParam().command(r_, in_, d_ / "home" / "theirs.out"), d_);
+  const Ran o = run(GetParam().argv(r_, in_, d_ / "home" / "theirs.out"));
   EXPECT_EQ(o.status, 0) << o.err;
   const Meta after = meta(d_ / "home" / "theirs.out");
   EXPECT_NE(after.content, "nobody's");

@@ -7,15 +7,17 @@
 #include <gtest/gtest.h>
 
 #include "output_file.h"
-#include "scratch.h"
+#include "support/files.h"
+#include "support/scratch.h"
 
-using namespace common_test;
+using namespace pmclog_test;
+namespace fs = std::filesystem;
 using pmclog::tools::OutputError;
 using pmclog::tools::refuse_same_file;
 
 TEST(SameFile, EverySpellingOfTheInputIsRefused) {
   ScratchDir d;
-  spit(d / "in", "input");
+  write_file(d / "in", "input");
   fs::create_hard_link(d / "in", d / "hard");
   fs::create_symlink("in", d / "soft");
   const std::string in = (d / "in").string();
@@ -28,7 +30,7 @@ TEST(SameFile, EverySpellingOfTheInputIsRefused) {
 
 TEST(SameFile, OpenRefusesBeforeTouchingTheFile) {
   ScratchDir d;
-  spit(d / "in", "input");
+  write_file(d / "in", "input");
   pmclog::tools::OutputOptions o;
   o.inputs = {(d / "in").string()};
   {
@@ -41,7 +43,7 @@ TEST(SameFile, OpenRefusesBeforeTouchingTheFile) {
 
 TEST(SameFile, StandardInputCountsAsAnInput) {
   ScratchDir d;
-  spit(d / "in", "input");
+  write_file(d / "in", "input");
   const int saved = dup(STDIN_FILENO);
   const int fd = ::open((d / "in").c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
@@ -56,8 +58,8 @@ TEST(SameFile, StandardInputCountsAsAnInput) {
 
 TEST(SameFile, OtherFilesAndDevicesPass) {
   ScratchDir d;
-  spit(d / "in", "input");
-  spit(d / "out", "output");
+  write_file(d / "in", "input");
+  write_file(d / "out", "output");
   EXPECT_FALSE(refuse_same_file((d / "out").string(), {(d / "in").string()}));
   EXPECT_FALSE(refuse_same_file((d / "new").string(), {(d / "in").string()}));
   EXPECT_FALSE(refuse_same_file("/dev/null", {"/dev/null"})) << "nothing to destroy";

@@ -13,28 +13,23 @@
 #include <string>
 
 #include "run_main.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
 
 using namespace pmclog::tools;
+using pmclog_test::Ran;
 
-struct Ran {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(int fd) {
-  std::string s;
-  char b[4096];
-  for (ssize_t n; (n = read(fd, b, sizeof b)) > 0;) s.append(b, static_cast<size_t>(n));
-  return s;
-}
-
-// Runs `body` under run_main in a child. `out_path` replaces standard output when given
+// Runs `body` under run_main in a forked child (not the shared runner: the body is this
+// program's code, there is nothing to exec). `out_path` replaces standard output when given
 // ("/dev/full"); "pipe-closed" gives a pipe whose reader is already gone.
 Ran run(const std::function<int(int, char**)>& body, const std::string& out_path = "") {
-  char out_tmpl[] = "/tmp/pmclog-sl-out.XXXXXX", err_tmpl[] = "/tmp/pmclog-sl-err.XXXXXX";
-  const int out_fd = mkstemp(out_tmpl), err_fd = mkstemp(err_tmpl);
+  const pmclog_test::ScratchDir d;
+  const std::string out_file = d.file("out"), err_file = d.file("err");
+  const int out_fd = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int err_fd = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   const pid_t pid = fork();
   if (pid == 0) {
     if (out_path == "pipe-closed") {
@@ -53,18 +48,15 @@ Ran run(const std::function<int(int, char**)>& body, const std::string& out_path
     char* argv[] = {name, nullptr};
     _exit(run_main({"pmclog-test"}, 1, argv, body));
   }
+  close(out_fd);
+  close(err_fd);
   Ran r;
   int ws = 0;
   waitpid(pid, &ws, 0);
-  r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 1000 + WTERMSIG(ws);
-  lseek(out_fd, 0, SEEK_SET);
-  lseek(err_fd, 0, SEEK_SET);
-  r.out = slurp(out_fd);
-  r.err = slurp(err_fd);
-  close(out_fd);
-  close(err_fd);
-  unlink(out_tmpl);
-  unlink(err_tmpl);
+  r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+  r.signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+  r.out = pmclog_test::slurp(out_file);
+  r.err = pmclog_test::slurp(err_file);
   return r;
 }
 

@@ -13,10 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "scratch.h"
-#include "spawn.h"
+#include "devices.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
 using namespace common_test;
+using namespace pmclog_test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -30,32 +34,32 @@ void make_inputs(const ScratchDir& d) {
   for (int i = 0; i < 40; ++i)
     lines += "{\"type\":\"callchain\",\"pid\":" + std::to_string(100 + i) +
              ",\"pcs\":[\"0x401000\",\"0x401200\"]}\n";
-  spit(d / "x.jsonl", lines);
+  write_file(d / "x.jsonl", lines);
 }
 
 // What `pmclog-record -q -o OUT -- true` needs: perf_event_open allowed here.
 bool record_works() {
   ScratchDir d;
-  return run(kRecord + " -q -o " + q(d / "probe.pmclog") + " -- true", d).status == 0;
+  return run({kRecord, "-q", "-o", d.file("probe.pmclog"), "--", "true"}).status == 0;
 }
 
-// Each tool's way of writing OUT: the command line for a scratch folder with make_inputs().
+// Each tool's way of writing OUT: its argv for a scratch folder with make_inputs().
 struct Writer {
   const char* name;
-  std::string (*command)(const ScratchDir& d, const fs::path& out);
+  std::vector<std::string> (*argv)(const ScratchDir& d, const fs::path& out);
 };
 const Writer kWriters[] = {
     {"write", [](const ScratchDir& d, const fs::path& out) {
-       return kWrite + " -q " + q(d / "x.jsonl") + " -o " + q(out);
+       return std::vector<std::string>{kWrite, "-q", d.file("x.jsonl"), "-o", out};
      }},
     {"write_synth", [](const ScratchDir&, const fs::path& out) {
-       return kWrite + " synth -q -n 500 -o " + q(out);
+       return std::vector<std::string>{kWrite, "synth", "-q", "-n", "500", "-o", out};
      }},
     {"validate_junit", [](const ScratchDir& d, const fs::path& out) {
-       return kValidate + " -q --format=junit " + q(d / "x.pmclog") + " -o " + q(out);
+       return std::vector<std::string>{kValidate, "-q", "--format=junit", d.file("x.pmclog"), "-o", out};
      }},
     {"record", [](const ScratchDir&, const fs::path& out) {
-       return kRecord + " -q -o " + q(out) + " -- true";
+       return std::vector<std::string>{kRecord, "-q", "-o", out, "--", "true"};
      }},
 };
 
@@ -75,7 +79,7 @@ class EveryWriter : public testing::TestWithParam<Writer> {
 
 TEST_P(EveryWriter, CharacterDeviceStaysADevice) {
   if (!make_char_device(d_ / "dev")) GTEST_SKIP() << "mknod needs root";
-  const Outcome r = run(GetParam().command(d_, d_ / "dev"), d_);
+  const Ran r = run(GetParam().argv(d_, d_ / "dev"));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(is_char_device(d_ / "dev")) << "the device was replaced by a regular file";
   EXPECT_EQ(d_.listing(), "dev\nx.jsonl\nx.pmclog\n");
@@ -83,9 +87,9 @@ TEST_P(EveryWriter, CharacterDeviceStaysADevice) {
 
 TEST_P(EveryWriter, SymlinkStaysALinkAndItsTargetGetsTheContent) {
   fs::create_directory(d_ / "logs");
-  spit(d_ / "logs" / "target", "old");
+  write_file(d_ / "logs" / "target", "old");
   fs::create_symlink("logs/target", d_ / "link");
-  const Outcome r = run(GetParam().command(d_, d_ / "link"), d_);
+  const Ran r = run(GetParam().argv(d_, d_ / "link"));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(d_ / "link")) << "the link was replaced";
   const std::string got = slurp(d_ / "logs" / "target");
@@ -96,7 +100,7 @@ TEST_P(EveryWriter, SymlinkStaysALinkAndItsTargetGetsTheContent) {
 
 TEST_P(EveryWriter, FullDeviceIsAFailureAndStaysADevice) {
   if (!make_char_device(d_ / "full", 7)) GTEST_SKIP() << "mknod needs root";
-  const Outcome r = run(GetParam().command(d_, d_ / "full"), d_);
+  const Ran r = run(GetParam().argv(d_, d_ / "full"));
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
   EXPECT_TRUE(is_char_device(d_ / "full"));
@@ -112,11 +116,18 @@ TEST(SameFile, WriteRefusesItsInputAsOutput) {
   ScratchDir d;
   make_inputs(d);
   const std::string before = slurp(d / "x.jsonl");
-  for (const std::string& cmd :
-       {kWrite + " " + q(d / "x.jsonl") + " -o " + q(d / "x.jsonl"),
-        kWrite + " " + q(d / "x.jsonl") + " -o " + q(d / "." / "x.jsonl"),
-        kWrite + " - -o " + q(d / "x.jsonl") + " < " + q(d / "x.jsonl")}) {
-    const Outcome r = run(cmd, d);
+  const std::string in = d.file("x.jsonl");
+  RunOptions from_in;
+  from_in.stdin_path = in;
+  struct Case {
+    std::vector<std::string> argv;
+    RunOptions o;
+  };
+  for (const Case& c : {Case{{kWrite, in, "-o", in}, {}},
+                        Case{{kWrite, in, "-o", d / "." / "x.jsonl"}, {}},
+                        Case{{kWrite, "-", "-o", in}, from_in}}) {
+    const std::string cmd = c.argv[1] + " -o " + c.argv[3];
+    const Ran r = run(c.argv, c.o);
     EXPECT_EQ(r.status, 2) << cmd;
     EXPECT_NE(r.err.find("same file"), std::string::npos) << r.err;
     ASSERT_TRUE(slurp(d / "x.jsonl") == before) << cmd << ": the input was overwritten";
@@ -130,7 +141,7 @@ TEST(SameFile, ValidateRefusesItsInputAsReport) {
   const std::string before = slurp(d / "x.pmclog");
   fs::create_symlink("x.pmclog", d / "alias");
   for (const char* out : {"x.pmclog", "alias"}) {
-    const Outcome r = run(kValidate + " --format=junit -o " + q(d / out) + " " + q(d / "x.pmclog"), d);
+    const Ran r = run({kValidate, "--format=junit", "-o", d.file(out), d.file("x.pmclog")});
     EXPECT_EQ(r.status, 2) << out;
     EXPECT_NE(r.err.find("same file"), std::string::npos) << r.err;
     ASSERT_TRUE(slurp(d / "x.pmclog") == before) << out << ": the log was overwritten";
@@ -140,33 +151,37 @@ TEST(SameFile, ValidateRefusesItsInputAsReport) {
 TEST(WriteErrors, ValidateStandardOutputToAFullDisk) {
   ScratchDir d;
   make_inputs(d);
-  const Outcome r = run(kValidate + " " + q(d / "x.pmclog") + " > /dev/full", d);
+  RunOptions full;
+  full.stdout_path = "/dev/full";
+  const Ran r = run({kValidate, d.file("x.pmclog")}, full);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
-  const Outcome rules = run(kValidate + " --list-rules > /dev/full", d);
+  const Ran rules = run({kValidate, "--list-rules"}, full);
   EXPECT_EQ(rules.status, 2);
 }
 
 TEST(WriteErrors, WriteStandardOutputToAFullDisk) {
-  ScratchDir d;
-  const Outcome r = run(kWrite + " synth -q -n 100 -o - > /dev/full", d);
+  RunOptions full;
+  full.stdout_path = "/dev/full";
+  const Ran r = run({kWrite, "synth", "-q", "-n", "100", "-o", "-"}, full);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
 }
 
 // pmclog-dump's choice (tests/dump/io_test.cpp), now every tool's: the reader went away, so
 // the run ends quietly with the status it had (0 for a valid log).
-// The test below relies on spawn() giving the child the pipe: a tool writing to /dev/null
+// The test below relies on run() giving the child the pipe: a tool writing to /dev/null
 // instead would pass it too.
-TEST(ClosedPipe, SpawnGivesTheChildThePipeAsStandardOutput) {
+TEST(ClosedPipe, RunGivesTheChildThePipeAsStandardOutput) {
   int p[2];
   ASSERT_EQ(pipe(p), 0);
-  SpawnOptions o;
+  RunOptions o;
   o.stdout_fd = p[1];
-  const Spawned r = spawn({kWrite, "synth", "-q", "-n", "30", "-o", "-"}, o);  // < a pipe's 64 KiB
+  const Ran r = run({kWrite, "synth", "-q", "-n", "30", "-o", "-"}, o);  // < a pipe's 64 KiB
+  close(p[1]);
   EXPECT_EQ(r.status, 0) << r.err;
   char buf[4096];
-  const ssize_t n = read(p[0], buf, sizeof buf);  // the parent's copy of p[1] is closed
+  const ssize_t n = read(p[0], buf, sizeof buf);  // the writer's end is closed: never blocks
   close(p[0]);
   ASSERT_GT(n, 4);
   EXPECT_EQ(static_cast<uint8_t>(buf[3]), 0xEEu) << "an hwpmc log's first header word";
@@ -188,9 +203,10 @@ TEST(ClosedPipe, EveryToolEndsQuietlyWithTheSameStatus) {
     int p[2];  // standard output: a pipe whose reader is gone
     ASSERT_EQ(pipe(p), 0);
     close(p[0]);
-    SpawnOptions o;
+    RunOptions o;
     o.stdout_fd = p[1];
-    const Spawned r = spawn(argv, o);
+    const Ran r = run(argv, o);
+    close(p[1]);
     EXPECT_EQ(r.status, 0) << argv[0] << " " << argv[1];
     EXPECT_EQ(r.err, "") << argv[0] << " " << argv[1];
   }
@@ -202,10 +218,10 @@ TEST(NothingPartial, RejectedJsonLineLeavesNoOutput) {
   std::string lines = slurp(d / "x.jsonl");
   const size_t mid = lines.find('\n', lines.size() / 2) + 1;
   lines.insert(mid, "{\"type\": not json}\n");
-  spit(d / "bad.jsonl", lines);
-  spit(d / "kept.pmclog", "previous log");
+  write_file(d / "bad.jsonl", lines);
+  write_file(d / "kept.pmclog", "previous log");
   for (const char* out : {"new.pmclog", "kept.pmclog"}) {
-    const Outcome r = run(kWrite + " -q " + q(d / "bad.jsonl") + " -o " + q(d / out), d);
+    const Ran r = run({kWrite, "-q", d.file("bad.jsonl"), "-o", d.file(out)});
     EXPECT_EQ(r.status, 1) << r.err;
   }
   EXPECT_EQ(slurp(d / "kept.pmclog"), "previous log");
@@ -216,8 +232,8 @@ TEST(NothingPartial, SigtermDuringALongSynthLeavesNoFile) {
   ScratchDir d;
   const fs::path out = d / "big.pmclog";
   bool seen = false;
-  const Spawned r = spawn({kWrite, "synth", "-q", "-s", "200MiB", "-o", out.string()}, {},
-                          [&](pid_t pid) {
+  const Ran r = run({kWrite, "synth", "-q", "-s", "200MiB", "-o", out.string()}, {},
+                   [&](pid_t pid) {
     // Until the temporary exists (it is the first thing the run creates), or the run ended.
     while (!seen && !has_ended(pid)) {
       for (const auto& e : fs::directory_iterator(d.path()))

@@ -9,9 +9,8 @@
 namespace dumptest {
 namespace {
 
-std::string tool(const char* exe) { return shell_quote(exe); }
-const std::string kWrite = tool(PMCLOG_WRITE_EXE);
-const std::string kValidate = tool(PMCLOG_VALIDATE_EXE);
+const std::string kWrite = PMCLOG_WRITE_EXE;
+const std::string kValidate = PMCLOG_VALIDATE_EXE;
 
 // The committed fixture: amd64 container (SYSINFO with a stale byte and reserved fields set,
 // CPUID, PMCINFO, an unknown info type) in front of the M10 64-bit little-endian log.
@@ -46,9 +45,10 @@ TEST(ContainerTools, ShowAbiNamesTheEvidence) {
 TEST(ContainerTools, JsonlRoundTripIsByteExactAndPipesWork) {
   const std::string dir = temp_dir();
   for (const auto& f : {kFixture, kFixtureBe}) {
-    const auto r = run_shell("cat " + shell_quote(f) + " | $DUMP --format=jsonl - | " + kWrite +
-                             " -q -o " + dir + "/rt.pmclog - && cmp " + shell_quote(f) + " " + dir + "/rt.pmclog");
+    // cat F | pmclog-dump --format=jsonl - | pmclog-write -q -o RT -
+    const auto r = jsonl_to_write({"-"}, {"-q", "-o", dir + "/rt.pmclog"}, stdin_piped(slurp(f)));
     EXPECT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_TRUE(same_bytes(f, dir + "/rt.pmclog")) << f;
   }
   const auto j = run_dump({"--format=jsonl", kFixture});
   const auto l = lines(j.out);
@@ -74,11 +74,11 @@ TEST(ContainerTools, ExplainAndStats) {
 }
 
 TEST(ContainerTools, ValidateChecksTheContainer) {
-  auto v = run_shell(kValidate + " " + shell_quote(kFixture));
+  auto v = run({kValidate, kFixture});
   EXPECT_EQ(v.status, 0) << v.out << v.err;  // unknown info: a warning only
   EXPECT_TRUE(has(v.out, "[container-unknown-info]")) << v.out;
   EXPECT_FALSE(has(v.out, "error:")) << v.out;
-  v = run_shell(kValidate + " --list-rules");
+  v = run({kValidate, "--list-rules"});
   for (const char* id : {"container-truncated", "container-past-end", "container-no-done",
                          "container-version", "container-sysinfo-length", "container-cpuid-length",
                          "container-arch", "container-unknown-info"})
@@ -87,28 +87,30 @@ TEST(ContainerTools, ValidateChecksTheContainer) {
 
 struct Cut {
   const char* name;
-  std::string shell;  // makes $F from the fixture
+  std::string bytes;  // the fixture, damaged
   const char* message;
   const char* rule;
 };
 
 TEST(ContainerTools, DamagedContainersNameTheOffset) {
   const std::string dir = temp_dir();
-  const std::string fx = shell_quote(kFixture);
+  const std::string fx = slurp(kFixture);
+  std::string version1 = fx;
+  version1[4] = '\001';
   const Cut cuts[] = {
-      {"truncated header", "head -c 6 " + fx, "the 8-byte file header at offset 0 is cut", "container-truncated"},
-      {"past the end", "head -c 100 " + fx, "info at offset 8 (type 1 sysinfo, length 192): its payload ends at offset 208, past the end of the data at offset 100", "container-past-end"},
-      {"no DONE", "head -c 292 " + fx, "no DONE info header before the end of the data at offset 292", "container-no-done"},
-      {"version 1", "{ head -c 4 " + fx + "; printf '\\001'; tail -c +6 " + fx + "; }", "version 1 at offset 4", "container-version"},
+      {"truncated header", fx.substr(0, 6), "the 8-byte file header at offset 0 is cut", "container-truncated"},
+      {"past the end", fx.substr(0, 100), "info at offset 8 (type 1 sysinfo, length 192): its payload ends at offset 208, past the end of the data at offset 100", "container-past-end"},
+      {"no DONE", fx.substr(0, 292), "no DONE info header before the end of the data at offset 292", "container-no-done"},
+      {"version 1", version1, "version 1 at offset 4", "container-version"},
   };
   for (const Cut& c : cuts) {
     SCOPED_TRACE(c.name);
     const std::string f = dir + "/damaged.pmclog";
-    ASSERT_EQ(run_shell(c.shell + " > " + f).status, 0);
+    write_file(f, c.bytes);
     const auto d = run_dump({f});
     EXPECT_EQ(d.status, 1);
     EXPECT_TRUE(has(d.err, c.message)) << d.err;
-    const auto v = run_shell(kValidate + " " + f);
+    const auto v = run({kValidate, f});
     EXPECT_EQ(v.status, 1);
     EXPECT_TRUE(has(v.out, c.message)) << v.out;
     EXPECT_TRUE(has(v.out, std::string("[") + c.rule + "]")) << v.out;
@@ -127,25 +129,27 @@ TEST(ContainerTools, SynthContainerForEachAbi) {
                      K{"--address-width 4", "other", true}}) {
     SCOPED_TRACE(k.args);
     const std::string f = dir + "/synth.pmclog";
-    ASSERT_EQ(run_shell(kWrite + " synth --container -q -n 200 " + k.args + " -o " + f).status, 0);
+    ASSERT_EQ(run(concat({{kWrite, "synth", "--container", "-q", "-n", "200"}, words(k.args), {"-o", f}}))
+                  .status,
+              0);
     const auto d = run_dump({f});
     ASSERT_EQ(d.status, 0) << d.err;
     EXPECT_TRUE(has(d.out, std::string("arch ") + k.arch + " (")) << d.out.substr(0, 300);
     EXPECT_EQ(has(d.out, "PMCL info cpuid"), k.cpuid);
-    EXPECT_EQ(run_shell(kValidate + " -q " + f).status, 0);
-    const auto rt = run_shell("$DUMP --format=jsonl " + f + " | " + kWrite + " -q -o " + f +
-                              ".rt - && cmp " + f + " " + f + ".rt");
+    EXPECT_EQ(run({kValidate, "-q", f}).status, 0);
+    const auto rt = jsonl_to_write({f}, {"-q", "-o", f + ".rt"});
     EXPECT_EQ(rt.status, 0) << rt.err;
+    EXPECT_TRUE(same_bytes(f, f + ".rt"));
   }
 }
 
 TEST(ContainerTools, ReportReadsAContainerLog) {
   if (std::string(PMCLOG_REPORT_EXE).empty()) GTEST_SKIP() << "pmclog-report not built";
   const std::string dir = temp_dir();
-  ASSERT_EQ(run_shell(kWrite + " synth -q -n 400 -o " + dir + "/bare.pmclog").status, 0);
-  ASSERT_EQ(run_shell(kWrite + " synth --container -q -n 400 -o " + dir + "/boxed.pmclog").status, 0);
-  const auto a = run_shell(tool(PMCLOG_REPORT_EXE) + " " + dir + "/bare.pmclog");
-  const auto b = run_shell(tool(PMCLOG_REPORT_EXE) + " " + dir + "/boxed.pmclog");
+  ASSERT_EQ(run({kWrite, "synth", "-q", "-n", "400", "-o", dir + "/bare.pmclog"}).status, 0);
+  ASSERT_EQ(run({kWrite, "synth", "--container", "-q", "-n", "400", "-o", dir + "/boxed.pmclog"}).status, 0);
+  const auto a = run({PMCLOG_REPORT_EXE, dir + "/bare.pmclog"});
+  const auto b = run({PMCLOG_REPORT_EXE, dir + "/boxed.pmclog"});
   ASSERT_EQ(b.status, 0) << b.err;
   EXPECT_FALSE(b.out.empty());
   EXPECT_EQ(a.out, b.out);  // the same records, the same profile
@@ -155,7 +159,7 @@ TEST(ContainerTools, RecordContainerOnThisMachine) {
   if (std::string(PMCLOG_RECORD_EXE).empty()) GTEST_SKIP() << "pmclog-record not built";
   const std::string dir = temp_dir();
   const std::string f = dir + "/rec.pmclog";
-  const auto r = run_shell(tool(PMCLOG_RECORD_EXE) + " --container -q -o " + f + " -- true");
+  const auto r = run({PMCLOG_RECORD_EXE, "--container", "-q", "-o", f, "--", "true"});
   if (r.status != 0) GTEST_SKIP() << "pmclog-record cannot record here: " << r.err;
   const auto d = run_dump({"--show-abi", f});
   ASSERT_EQ(d.status, 0) << d.err;
@@ -166,10 +170,10 @@ TEST(ContainerTools, RecordContainerOnThisMachine) {
   EXPECT_TRUE(has(d.out, "arch amd64 (code 1)")) << d.out;
   EXPECT_TRUE(has(t.out, "PMCL info cpuid (")) << t.out;
 #endif
-  EXPECT_EQ(run_shell(kValidate + " -q " + f).status, 0);
-  const auto rt = run_shell("$DUMP --format=jsonl " + f + " | " + kWrite + " -q -o " + f +
-                            ".rt - && cmp " + f + " " + f + ".rt");
+  EXPECT_EQ(run({kValidate, "-q", f}).status, 0);
+  const auto rt = jsonl_to_write({f}, {"-q", "-o", f + ".rt"});
   EXPECT_EQ(rt.status, 0) << rt.err;
+  EXPECT_TRUE(same_bytes(f, f + ".rt"));
 }
 
 }  // namespace
@@ -180,7 +184,7 @@ namespace {
 
 // docs/jsonl.md shows the container lines of the committed fixture: they are what the dump prints.
 TEST(ContainerTools, DocsShowTheDumpsLines) {
-  const std::string doc = read_file(std::string(PMCLOG_FIXTURES_DIR) + "/../docs/jsonl.md");
+  const std::string doc = slurp(std::string(PMCLOG_FIXTURES_DIR) + "/../docs/jsonl.md");
   std::vector<std::string> shown;
   for (const auto& l : lines(doc))
     if (l.rfind("{\"offset\":", 0) == 0 && l.find("\"type\":\"pmcl-") != std::string::npos)
@@ -195,10 +199,9 @@ TEST(ContainerTools, DocsShowTheDumpsLines) {
 TEST(ContainerTools, SeveralFilesEachWithItsContainer) {
   const std::string dir = temp_dir();
   for (const auto& [f, other] : {std::pair{kFixture, kFixtureBe}, std::pair{kFixtureBe, kFixture}}) {
-    const auto r = run_shell("$DUMP --format=jsonl " + shell_quote(f) + " " + shell_quote(other) +
-                             " | " + kWrite + " -q --file " + shell_quote(f) + " -o " + dir +
-                             "/one.pmclog - && cmp " + shell_quote(f) + " " + dir + "/one.pmclog");
+    const auto r = jsonl_to_write({f, other}, {"-q", "--file", f, "-o", dir + "/one.pmclog"});
     EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(same_bytes(f, dir + "/one.pmclog")) << f;
   }
 }
 

@@ -11,7 +11,7 @@ using namespace dumptest;
 namespace {
 
 const std::string& seed() {
-  static const std::string s = read_file(fixture("golden/seed-lp64-le.pmclog"));
+  static const std::string s = slurp(fixture("golden/seed-lp64-le.pmclog"));
   return s;
 }
 
@@ -38,7 +38,7 @@ void expect_damage(const std::string& name, const std::string& bytes, uint64_t o
   SCOPED_TRACE(name);
   const std::string path = write_damaged(name, bytes);
   args.push_back(path);
-  const ToolRun r = run_dump(args);
+  const Ran r = run_dump(args);
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, good_text_before(offset));
   const auto err = lines(r.err);
@@ -119,7 +119,7 @@ TEST(Damaged, KeepGoingResynchronizesAndReportsTheSkippedRange) {
   std::string b = seed();
   b[kDrop + 3] = 0x00;
   const std::string path = write_damaged("bad-magic-keep-going", b);
-  const ToolRun r = run_dump({"--keep-going", path});
+  const Ran r = run_dump({"--keep-going", path});
   EXPECT_EQ(r.status, 1);
   // Everything except the 12-byte DROPNOTIFY is printed.
   const std::string full = run_dump({fixture("golden/seed-lp64-le.pmclog")}).out;
@@ -137,7 +137,7 @@ TEST(Damaged, KeepGoingReportsEveryDamage) {
   std::string b = seed();
   b[kDrop + 2] = 0x30;  // unknown type: skipped by its length
   b[kMapOut + 3] = 0x11;  // bad magic: resynchronized
-  const ToolRun r = run_dump({"--keep-going", "--type", "map-out,dropnotify,closelog",
+  const Ran r = run_dump({"--keep-going", "--type", "map-out,dropnotify,closelog",
                           write_damaged("two-damages", b)});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "      5396 CLOSELOG       ts=4294967295.194693631\n");
@@ -149,7 +149,7 @@ TEST(Damaged, KeepGoingReportsEveryDamage) {
 
 TEST(Damaged, StdinIsNamedInTheErrorLine) {
   const std::string path = write_damaged("truncated-stdin", seed().substr(0, kClose + 8));
-  const ToolRun r = run_shell("cat " + shell_quote(path) + " | $DUMP --format=jsonl");
+  const Ran r = run({kDump, "--format=jsonl"}, stdin_piped(slurp(path)));
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(lines(r.out).size(), 30u);
   EXPECT_EQ(r.err.rfind("pmclog-dump: (stdin): record at offset 5396", 0), 0u) << r.err;
@@ -162,7 +162,7 @@ TEST(Damaged, EmptyFileIsAnError) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{path}, {"--format=jsonl", path}, {"--stats", path},
         {"--format=pmcstat", path}, {"--show-abi", path}}) {
-    const ToolRun r = run_dump(args);
+    const Ran r = run_dump(args);
     EXPECT_EQ(r.status, 1) << args.front();
     EXPECT_NE(r.err.find("empty input: no INITIALIZE record"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("L3"), std::string::npos) << "no ABI invented: " << r.out;

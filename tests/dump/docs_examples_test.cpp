@@ -10,7 +10,7 @@
 using namespace dumptest;
 
 TEST(DocsJsonl, ExampleLinesAreWhatTheDumpPrints) {
-  const std::string doc = read_file(std::string(PMCLOG_FIXTURES_DIR) + "/../docs/jsonl.md");
+  const std::string doc = slurp(std::string(PMCLOG_FIXTURES_DIR) + "/../docs/jsonl.md");
   ASSERT_NE(doc.find("## Examples"), std::string::npos);
   // The examples name their fixtures by generation (docs/jsonl.md, "Examples").
   const std::map<std::string, std::string> fixture_of = {

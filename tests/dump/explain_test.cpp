@@ -10,7 +10,7 @@
 using namespace dumptest;
 
 TEST(Explain, LegacyInitializeAndCallchainWords) {
-  const ToolRun r = run_dump({"--explain", "--head", "2", fixture("golden/seed-lp64-le.pmclog")});
+  const Ran r = run_dump({"--explain", "--head", "2", fixture("golden/seed-lp64-le.pmclog")});
   ASSERT_EQ(r.status, 0) << r.err;
   // 1700000000 = 0x6553f100; INITIALIZE is 20 bytes, type 2 (format.md §7)
   EXPECT_EQ(r.out.substr(0, r.out.find("@20 ")),
@@ -28,7 +28,7 @@ TEST(Explain, LegacyInitializeAndCallchainWords) {
 }
 
 TEST(Explain, ModernPmcallocatedynShowsRateThenName) {
-  const ToolRun r = run_dump({"--explain", "--type", "pmcallocatedyn", "--head", "1",
+  const Ran r = run_dump({"--explain", "--type", "pmcallocatedyn", "--head", "1",
                           fixture("golden/modern-lp64-le.pmclog")});
   ASSERT_EQ(r.status, 0) << r.err;
   // The stable/12 writer puts the rate (0x10000) at 32 and the name at 40 (format.md §11).
@@ -48,12 +48,12 @@ TEST(Explain, AllFixturesWordsMatchTheFileBytes) {
   for (const char* gen : {"L1", "L2", "L3", "M9", "M10"}) {
     for (const char* abi : {"32-le", "32-be", "64-le", "64-be"}) {
       const std::string base = fixture(std::string(gen) + "-" + abi);
-      const std::string bytes = read_file(base + ".pmclog");
+      const std::string bytes = slurp(base + ".pmclog");
       if (bytes.empty()) continue;
       SCOPED_TRACE(base);
       const bool be = std::string(abi).find("be") != std::string::npos;
       const auto listing = read_listing(base + ".expected.txt");
-      const ToolRun r = run_dump({"--explain", base + ".pmclog"});
+      const Ran r = run_dump({"--explain", base + ".pmclog"});
       ASSERT_EQ(r.status, 0) << r.err;
       size_t rec = 0, words = 0;
       uint64_t off = 0;

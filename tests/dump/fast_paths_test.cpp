@@ -42,7 +42,7 @@ TEST(FastPaths, FrameLinesMatchPrintfForEveryWidth) {
       v.pcs = pcs; }
     const std::string path = temp_dir() + "/widths-" + std::to_string(width) + ".pmclog";
     write_file(path, b.finish());
-    const ToolRun r = run_dump({path});
+    const Ran r = run_dump({path});
     ASSERT_EQ(r.status, 0) << r.err;
     std::vector<std::string> want;
     for (size_t i = 0; i < pcs.size(); ++i) {
@@ -65,7 +65,7 @@ TEST(FastPaths, FrameIndexesPastNine) {
     v[Field::cpuflags] = 0x00010001; v.pcs = pcs; }
   const std::string path = temp_dir() + "/deep.pmclog";
   write_file(path, b.finish());
-  const ToolRun r = run_dump({path});
+  const Ran r = run_dump({path});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto got = lines(r.out);
   ASSERT_GE(got.size(), pcs.size() + 2);
@@ -103,7 +103,7 @@ TEST(FastPaths, StatsCachesKeepCollidingPidsApart) {
   sample(773);
   const std::string path = temp_dir() + "/colliding.pmclog";
   write_file(path, b.finish());
-  const ToolRun r = run_dump({"--stats", "--top", "all", path});
+  const Ran r = run_dump({"--stats", "--top", "all", path});
   ASSERT_EQ(r.status, 0) << r.err;
   // 5 exec'd pids and the forked child
   EXPECT_NE(r.out.find("processes: 6\n"), std::string::npos) << r.out;

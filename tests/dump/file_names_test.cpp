@@ -37,7 +37,7 @@ void expect_clean_lines(const std::string& s, const std::string& prefix) {
 
 TEST(FileNames, MissingFileMessageIsEscaped) {
   const std::string d = folder("missing");
-  const ToolRun r = run_dump({d + "/" + kName});
+  const Ran r = run_dump({d + "/" + kName});
   EXPECT_EQ(r.status, 2);
   expect_clean_lines(r.err, "pmclog-dump: ");
   EXPECT_NE(r.err.find(d + "/" + kShown + ": "), std::string::npos) << r.err;
@@ -46,7 +46,7 @@ TEST(FileNames, MissingFileMessageIsEscaped) {
 TEST(FileNames, DirectoryMessageIsEscaped) {  // the library's open_log words this one
   const std::string d = folder("directory");
   ASSERT_EQ(::mkdir((d + "/" + kName).c_str(), 0700), 0);
-  const ToolRun r = run_dump({d + "/" + kName});
+  const Ran r = run_dump({d + "/" + kName});
   EXPECT_NE(r.status, 0);
   expect_clean_lines(r.err, "pmclog-dump: ");
   EXPECT_NE(r.err.find(d + "/" + kShown + ": "), std::string::npos) << r.err;
@@ -55,15 +55,15 @@ TEST(FileNames, DirectoryMessageIsEscaped) {  // the library's open_log words th
 TEST(FileNames, EmptyAndDamagedLogMessagesAreEscaped) {
   const std::string d = folder("damaged");
   write_file(d + "/" + kName, "");
-  const ToolRun e = run_dump({d + "/" + kName});
+  const Ran e = run_dump({d + "/" + kName});
   EXPECT_EQ(e.status, 1);
   expect_clean_lines(e.err, "pmclog-dump: ");
   EXPECT_NE(e.err.find(d + "/" + kShown + ": "), std::string::npos) << e.err;
 
-  const std::string log = read_file(fixture("L3-64-le.pmclog"));
+  const std::string log = slurp(fixture("L3-64-le.pmclog"));
   write_file(d + "/" + kName, log.substr(0, log.size() - 3));  // the last record cut short
   for (const char* format : {"--format=text", "--format=pmcstat", "--format=jsonl"}) {
-    const ToolRun r = run_dump({format, "--keep-going", d + "/" + kName});
+    const Ran r = run_dump({format, "--keep-going", d + "/" + kName});
     EXPECT_EQ(r.status, 1) << format;
     expect_clean_lines(r.err, "pmclog-dump: ");
     EXPECT_NE(r.err.find(d + "/" + kShown + ": "), std::string::npos) << format << r.err;
@@ -72,19 +72,19 @@ TEST(FileNames, EmptyAndDamagedLogMessagesAreEscaped) {
 
 TEST(FileNames, ShowAbiAndStatsShowTheNameEscaped) {
   const std::string d = folder("stats");
-  write_file(d + "/" + kName, read_file(fixture("L3-64-le.pmclog")));
-  const ToolRun a = run_dump({"--show-abi", d + "/" + kName});
+  write_file(d + "/" + kName, slurp(fixture("L3-64-le.pmclog")));
+  const Ran a = run_dump({"--show-abi", d + "/" + kName});
   ASSERT_EQ(a.status, 0) << a.err;
   expect_clean_lines(a.out, "");
   EXPECT_EQ(a.out.rfind(d + "/" + kShown + ": ", 0), 0u) << a.out;
 
-  const ToolRun t = run_dump({"--stats", d + "/" + kName});
+  const Ran t = run_dump({"--stats", d + "/" + kName});
   ASSERT_EQ(t.status, 0) << t.err;
   expect_clean_lines(t.out, "");
   EXPECT_EQ(t.out.rfind("file: " + d + "/" + kShown + "\n", 0), 0u) << t.out;
 
   // JSON carries the name itself, as a valid string.
-  const ToolRun j = run_dump({"--stats", "--format=json", d + "/" + kName});
+  const Ran j = run_dump({"--stats", "--format=json", d + "/" + kName});
   ASSERT_EQ(j.status, 0) << j.err;
   EXPECT_EQ(j.out.find("\xe2\x80\xae"), std::string::npos) << "escaped as \\u202e";
   const auto doc = nlohmann::json::parse(j.out);
@@ -92,7 +92,7 @@ TEST(FileNames, ShowAbiAndStatsShowTheNameEscaped) {
 }
 
 TEST(FileNames, UsageErrorsEchoValuesEscaped) {
-  const ToolRun r = run_dump({"--type", kName, fixture("L3-64-le.pmclog")});
+  const Ran r = run_dump({"--type", kName, fixture("L3-64-le.pmclog")});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find(kShown), std::string::npos) << r.err;
   for (unsigned char c : r.err) EXPECT_FALSE((c < 0x20 && c != '\n') || c == 0x7F) << int(c);

@@ -12,10 +12,10 @@ using pmclog::Kind;
 namespace {
 
 void expect_golden(const std::string& name) {
-  const ToolRun r = run_dump({"--format=pmcstat", fixture("golden/" + name + ".pmclog")});
+  const Ran r = run_dump({"--format=pmcstat", fixture("golden/" + name + ".pmclog")});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
-  EXPECT_EQ(r.out, read_file(fixture("golden/" + name + ".pmcstat.txt")));
+  EXPECT_EQ(r.out, slurp(fixture("golden/" + name + ".pmcstat.txt")));
 }
 
 }  // namespace
@@ -47,7 +47,7 @@ TEST(Pmcstat, Format9LegacyExamples) {
   b.add(Kind::closelog);
   const std::string path = temp_dir() + "/format9-legacy.pmclog";
   write_file(path, b.finish());
-  const ToolRun r = run_dump({"--format=pmcstat", path});
+  const Ran r = run_dump({"--format=pmcstat", path});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
             "initlog   0x3010000 \"INTEL_HASWELL\"\n"
@@ -84,7 +84,7 @@ TEST(Pmcstat, Format9ModernMainExamples) {
   { auto& v = b.add(Kind::userdata); v[Field::userdata] = 1; }  // after CLOSELOG: libpmc never sees it
   const std::string path = temp_dir() + "/format9-main.pmclog";
   write_file(path, b.finish());
-  const ToolRun r = run_dump({"--format=pmcstat", path});
+  const Ran r = run_dump({"--format=pmcstat", path});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
             "initlog   0xa000000 \"GENERIC\"\n"
@@ -105,7 +105,7 @@ TEST(Pmcstat, Format9L1Examples) {
   b.add(Kind::closelog);
   const std::string path = temp_dir() + "/format9-l1.pmclog";
   write_file(path, b.finish());
-  const ToolRun r = run_dump({"--format=pmcstat", "--generation=L1", "--address-width=4", path});
+  const Ran r = run_dump({"--format=pmcstat", "--generation=L1", "--address-width=4", path});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
             "initlog  0x1020003 \"INTEL_P6\"\n"
@@ -116,13 +116,13 @@ TEST(Pmcstat, Format9L1Examples) {
 
 // A parse error: everything before it, then pmcstat's own error line on stderr.
 TEST(Pmcstat, ParseErrorLineOnStderr) {
-  std::string bytes = read_file(fixture("golden/seed-lp64-le.pmclog"));
+  std::string bytes = slurp(fixture("golden/seed-lp64-le.pmclog"));
   bytes.resize(5400);  // CLOSELOG at 5396 loses 8 of its 12 bytes
   const std::string path = temp_dir() + "/seed-cut.pmclog";
   write_file(path, bytes);
-  const ToolRun r = run_dump({"--format=pmcstat", path});
+  const Ran r = run_dump({"--format=pmcstat", path});
   EXPECT_EQ(r.status, 1);
-  const std::string golden = read_file(fixture("golden/seed-lp64-le.pmcstat.txt"));
+  const std::string golden = slurp(fixture("golden/seed-lp64-le.pmcstat.txt"));
   EXPECT_EQ(r.out, golden.substr(0, golden.size() - std::string("closelog  \n").size()));
   // 30 good records, so the failing one is record 31; the last good one ends at 5396.
   const auto err = lines(r.err);
@@ -144,7 +144,7 @@ TEST(Pmcstat, EventNamesFromTheLogAndPlaceholders) {
   { auto& v = b.add(Kind::pmcallocate); v[Field::pmcid] = 0xff000704; v[Field::event] = 0x10fff; }
   const std::string path = temp_dir() + "/event-names.pmclog";
   write_file(path, b.finish());
-  const ToolRun r = run_dump({"--format=pmcstat", path});
+  const Ran r = run_dump({"--format=pmcstat", path});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out,
             "initlog   0x3010000 \"INTEL_COREI7\"\n"

@@ -54,12 +54,12 @@ TEST(JsonlRoundTrip, EveryFixtureRecordComesBackByteForByte) {
 }
 
 TEST(JsonlRoundTrip, StaleBytesAreCarried) {
-  std::string b = read_file(fixture("golden/modern-lp64-le.pmclog"));
+  std::string b = slurp(fixture("golden/modern-lp64-le.pmclog"));
   b.replace(4416 + 4, 4, "\xa5\xa5\xa5\xa5");  // DROPNOTIFY's spare word
   b.replace(9312 + 20, 4, "\x01\x02\x03\x04");  // SYSEXIT's pad word
   const std::string path = temp_dir() + "/stale.pmclog";
   write_file(path, b);
   expect_roundtrip(path);
-  const ToolRun r = run_dump({"--format=jsonl", "--type", "sysexit", path});
+  const Ran r = run_dump({"--format=jsonl", "--type", "sysexit", path});
   EXPECT_NE(r.out.find("\"unwritten\":[{\"at\":20,\"hex\":\"01020304\"}]"), std::string::npos) << r.out;
 }

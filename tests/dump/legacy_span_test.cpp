@@ -36,14 +36,14 @@ class LegacySpan : public ::testing::Test {
 };
 
 TEST_F(LegacySpan, TextSpanRunsFromInitializeToTheLastRecord) {
-  const ToolRun r = run_dump({"--stats", path_});
+  const Ran r = run_dump({"--stats", path_});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(time_line(log_.start_ns, log_.sample_ns.back())), std::string::npos)
       << "want " << time_line(log_.start_ns, log_.sample_ns.back()) << r.out;
 }
 
 TEST_F(LegacySpan, JsonSpanRunsFromInitializeToTheLastRecord) {
-  const ToolRun r = run_dump({"--stats", "--format=json", path_});
+  const Ran r = run_dump({"--stats", "--format=json", path_});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["time"]["first_ns"].get<uint64_t>(), log_.start_ns) << r.out;
@@ -52,7 +52,7 @@ TEST_F(LegacySpan, JsonSpanRunsFromInitializeToTheLastRecord) {
 
 // The selected records' span, with every record's header still read to unwrap the clock.
 TEST_F(LegacySpan, SelectedRecordsKeepTheirTrueTimes) {
-  const ToolRun r = run_dump({"--stats", "--type", "callchain", path_});
+  const Ran r = run_dump({"--stats", "--type", "callchain", path_});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(time_line(log_.sample_ns.front(), log_.sample_ns.back())),
             std::string::npos)

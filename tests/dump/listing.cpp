@@ -16,7 +16,7 @@ uint64_t number(const std::string& s) {
 
 std::vector<ListedRecord> read_listing(const std::string& path) {
   std::vector<ListedRecord> out;
-  for (const auto& line : lines(read_file(path))) {
+  for (const auto& line : lines(slurp(path))) {
     if (line.rfind("rec=", 0) != 0) continue;
     ListedRecord rec;
     size_t i = 0;

@@ -51,7 +51,7 @@ uint64_t json_u64(const nlohmann::json& obj, const std::string& key) {
 void check_jsonl(const std::string& base) {
   const auto listing = read_listing(base + ".expected.txt");
   ASSERT_FALSE(listing.empty()) << base;
-  const ToolRun r = run_dump({"--format=jsonl", base + ".pmclog"});
+  const Ran r = run_dump({"--format=jsonl", base + ".pmclog"});
   EXPECT_EQ(r.status, 0) << r.err;
   const auto out = lines(r.out);
   ASSERT_EQ(out.size(), listing.size()) << base;
@@ -85,7 +85,7 @@ void check_jsonl(const std::string& base) {
 
 void check_text(const std::string& base) {
   const auto listing = read_listing(base + ".expected.txt");
-  const ToolRun r = run_dump({base + ".pmclog"});
+  const Ran r = run_dump({base + ".pmclog"});
   EXPECT_EQ(r.status, 0) << r.err;
   std::vector<std::string> heads;
   for (const auto& l : lines(r.out)) {

@@ -11,7 +11,6 @@
 namespace dumptest {
 namespace {
 
-std::string exe(const char* p) { return shell_quote(p); }
 
 // INITIALIZE, PMCALLOCATE, then (offset 152) IBS_OP + CALLCHAIN of 3 frames; (offset 288) an
 // IBS_OP part alone; (384) a plain callchain; (432) a header whose CALLCHAIN part runs past
@@ -35,8 +34,7 @@ class MultipartTools : public ::testing::Test {
     dir_ = temp_dir();
     write_file(dir_ + "/mp.jsonl", kLog);
     log_ = dir_ + "/mp.pmclog";
-    const ToolRun w = run_shell(exe(PMCLOG_WRITE_EXE) + " " + shell_quote(dir_ + "/mp.jsonl") +
-                                " -o " + shell_quote(log_));
+    const Ran w = run({PMCLOG_WRITE_EXE, dir_ + "/mp.jsonl", "-o", log_});
     ASSERT_EQ(w.status, 0) << w.err;
   }
   std::string dir_, log_;
@@ -46,15 +44,15 @@ class MultipartTools : public ::testing::Test {
 // makes of them, and the dump's text of those bytes.
 TEST_F(MultipartTools, CommittedFixtureIsUpToDate) {
   const std::string base = fixture("multipart/ibs-m10-64-le");
-  EXPECT_EQ(read_file(base + ".jsonl"), kLog);
-  EXPECT_EQ(read_file(base + ".pmclog"), read_file(log_));
-  const ToolRun r = run_dump({base + ".pmclog"});
+  EXPECT_EQ(slurp(base + ".jsonl"), kLog);
+  EXPECT_EQ(slurp(base + ".pmclog"), slurp(log_));
+  const Ran r = run_dump({base + ".pmclog"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, read_file(base + ".expected.txt"));
+  EXPECT_EQ(r.out, slurp(base + ".expected.txt"));
 }
 
 TEST_F(MultipartTools, DumpTextShowsEachPart) {
-  const ToolRun r = run_dump({log_});
+  const Ran r = run_dump({log_});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("part ibs_op len=8 ctl=0x61000 rip=0x401234 data=0x5 data2=0x0 data3=0x1 "
                        "dc_linaddr=0x8001000 dc_physaddr=0x1000 tgt_rip=0x0\n"
@@ -75,7 +73,7 @@ TEST_F(MultipartTools, DumpTextShowsEachPart) {
 }
 
 TEST_F(MultipartTools, ExplainLabelsEverySlot) {
-  const ToolRun r = run_dump({"--explain", log_});
+  const Ran r = run_dump({"--explain", log_});
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* want :
        {"+32    03 08 01 03  0x03010803  pcs[0] part header ibs_op/8 callchain/3 none/0 none/0 (low word)",
@@ -88,11 +86,10 @@ TEST_F(MultipartTools, ExplainLabelsEverySlot) {
 }
 
 TEST_F(MultipartTools, JsonlRoundTripIsByteExact) {
-  const ToolRun r = run_shell("$DUMP --format=jsonl " + shell_quote(log_) + " | " +
-                              exe(PMCLOG_WRITE_EXE) + " - -o " + shell_quote(dir_ + "/back.pmclog"));
+  const Ran r = jsonl_to_write({log_}, {"-o", dir_ + "/back.pmclog"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(read_file(dir_ + "/back.pmclog"), read_file(log_));
-  const ToolRun j = run_dump({"--format=jsonl", log_});
+  EXPECT_EQ(slurp(dir_ + "/back.pmclog"), slurp(log_));
+  const Ran j = run_dump({"--format=jsonl", log_});
   EXPECT_NE(j.out.find("\"parts\":[{\"type\":\"ibs_op\",\"len\":8,\"first\":1,\"ctl\":\"0x61000\","
                        "\"rip\":\"0x401234\""),
             std::string::npos)
@@ -103,7 +100,7 @@ TEST_F(MultipartTools, JsonlRoundTripIsByteExact) {
 }
 
 TEST_F(MultipartTools, ValidateRules) {
-  const ToolRun r = run_shell(exe(PMCLOG_VALIDATE_EXE) + " " + shell_quote(log_));
+  const Ran r = run({PMCLOG_VALIDATE_EXE, log_});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const std::string all = r.out + r.err;
   EXPECT_NE(all.find("(432): error: record at offset 432: multipart CALLCHAIN: part 0 (callchain, "
@@ -123,15 +120,15 @@ TEST_F(MultipartTools, ValidateRules) {
             std::string::npos)
       << all;
   EXPECT_NE(all.find("1 error, 3 warnings"), std::string::npos) << all;
-  const ToolRun l = run_shell(exe(PMCLOG_VALIDATE_EXE) + " --list-rules");
+  const Ran l = run({PMCLOG_VALIDATE_EXE, "--list-rules"});
   for (const char* id : {"multipart-damaged", "multipart-after-none", "multipart-unknown-part",
                          "multipart-ibs-length"})
     EXPECT_NE(l.out.find(id), std::string::npos) << id;
 }
 
 TEST_F(MultipartTools, ReportStackAndIbsLeaf) {
-  const std::string rep = exe(PMCLOG_REPORT_EXE) + " --format folded " + shell_quote(log_);
-  const ToolRun plain = run_shell(rep + " 2>/dev/null");
+  const std::vector<std::string> rep = {PMCLOG_REPORT_EXE, "--format", "folded", log_};
+  const Ran plain = run(rep);
   EXPECT_EQ(plain.status, 0) << plain.err;
   // the CALLCHAIN part is the stack (root first in folded), also after an unknown part; the
   // op-only, fetch-only and damaged records have no frames
@@ -139,7 +136,7 @@ TEST_F(MultipartTools, ReportStackAndIbsLeaf) {
             "BU_CPU_CLK_UNHALTED;0x401000 1\n"
             "BU_CPU_CLK_UNHALTED;0x402000;0x401000 2\n"
             "BU_CPU_CLK_UNHALTED;0x403000;0x402000;0x401200 1\n");
-  const ToolRun ibs = run_shell(rep + " --ibs 2>/dev/null");
+  const Ran ibs = run(concat({rep, {"--ibs"}}));
   EXPECT_EQ(ibs.status, 0) << ibs.err;
   EXPECT_EQ(ibs.out,
             "BU_CPU_CLK_UNHALTED;0x401000 1\n"
@@ -155,11 +152,10 @@ TEST(MultipartSynth, DecodesAndValidates) {
   for (const char* w : {"8", "4"}) {
     for (const char* o : {"little", "big"}) {
       const std::string f = dir + "/ibs_" + w + o + ".pmclog";
-      const std::string abi = std::string(" --address-width ") + w + " --byte-order " + o;
-      ToolRun r = run_shell(exe(PMCLOG_WRITE_EXE) + " synth --ibs -n 400 -q" + abi + " -o " +
-                            shell_quote(f));
+      Ran r = run({PMCLOG_WRITE_EXE, "synth", "--ibs", "-n", "400", "-q", "--address-width", w,
+                   "--byte-order", o, "-o", f});
       ASSERT_EQ(r.status, 0) << r.err;
-      r = run_shell(exe(PMCLOG_VALIDATE_EXE) + " --address-width " + w + " " + shell_quote(f));
+      r = run({PMCLOG_VALIDATE_EXE, "--address-width", w, f});
       EXPECT_EQ(r.status, 0) << w << o << r.out << r.err;
       EXPECT_NE(r.out.find("0 errors, 0 warnings"), std::string::npos) << r.out;
       r = run_dump({"--address-width", w, f});
@@ -170,14 +166,13 @@ TEST(MultipartSynth, DecodesAndValidates) {
       EXPECT_NE(r.out.find("part callchain len="), std::string::npos);
       EXPECT_EQ(r.out.find("parts damaged"), std::string::npos);
       EXPECT_EQ(r.out.find("slots after the parts"), std::string::npos);
-      r = run_shell("$DUMP --format=jsonl --address-width " + std::string(w) + " " + shell_quote(f) +
-                    " | " + exe(PMCLOG_WRITE_EXE) + " - -o " + shell_quote(f + ".back"));
+      r = jsonl_to_write({"--address-width", w, f}, {"-o", f + ".back"});
       ASSERT_EQ(r.status, 0) << r.err;
-      EXPECT_EQ(read_file(f + ".back"), read_file(f)) << w << o;
+      EXPECT_EQ(slurp(f + ".back"), slurp(f)) << w << o;
     }
   }
-  const ToolRun l = run_shell(exe(PMCLOG_WRITE_EXE) + " synth --ibs -n 400 --generation L3 -o " +
-                              shell_quote(dir + "/l3.pmclog"));
+  const Ran l = run({PMCLOG_WRITE_EXE, "synth", "--ibs", "-n", "400", "--generation", "L3", "-o",
+                     dir + "/l3.pmclog"});
   EXPECT_NE(l.status, 0);
   EXPECT_NE(l.err.find("--ibs"), std::string::npos) << l.err;
 }

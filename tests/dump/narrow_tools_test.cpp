@@ -9,8 +9,8 @@
 namespace dumptest {
 namespace {
 
-const std::string kWrite = shell_quote(PMCLOG_WRITE_EXE);
-const std::string kValidate = shell_quote(PMCLOG_VALIDATE_EXE);
+const std::string kWrite = PMCLOG_WRITE_EXE;
+const std::string kValidate = PMCLOG_VALIDATE_EXE;
 const std::string kL3 = fixture("narrow/L3-32in64-be.pmclog");
 const std::string kM9 = fixture("narrow/M9-32in64-be.pmclog");
 
@@ -49,16 +49,16 @@ TEST(NarrowTools, OptionsSelectTheAbi) {
   r = run_dump({"--address-width", "8", "--address-slot", "4", kL3});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(has(r.err, "--address-slot 4 is narrower than --address-width 8")) << r.err;
-  const auto v = run_shell(kValidate + " -q --address-width 4 --address-slot 8 " + shell_quote(kL3));
+  const auto v = run({kValidate, "-q", "--address-width", "4", "--address-slot", "8", kL3});
   EXPECT_EQ(v.status, 0) << v.out << v.err;
 }
 
 TEST(NarrowTools, JsonlRoundTripIsByteExact) {
   const std::string dir = temp_dir();
   for (const auto& f : {kL3, kM9}) {
-    const auto r = run_shell("$DUMP --format=jsonl " + shell_quote(f) + " | " + kWrite + " -q -o " +
-                             dir + "/rt.pmclog - && cmp " + shell_quote(f) + " " + dir + "/rt.pmclog");
+    const auto r = jsonl_to_write({f}, {"-q", "-o", dir + "/rt.pmclog"});
     EXPECT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_TRUE(same_bytes(f, dir + "/rt.pmclog")) << f;
   }
   const auto j = run_dump({"--format=jsonl", kL3});
   EXPECT_TRUE(has(lines(j.out).at(0), R"("address_width":4,"address_slot":8)")) << j.out.substr(0, 300);
@@ -75,7 +75,7 @@ TEST(NarrowTools, StaleTailsAreCarriedAndNotErrors) {
   ASSERT_EQ(e.status, 0) << e.err;
   EXPECT_TRUE(has(e.out, "unwritten (the rest of the frames' address slots, stale)")) << e.out;
   EXPECT_TRUE(has(e.out, "unwritten (stale buffer bytes)"));
-  std::string bytes = read_file(kL3);
+  std::string bytes = slurp(kL3);
   // Every word --explain calls unwritten becomes A5 A5 A5 A5.
   uint64_t record = 0;
   int flipped = 0;
@@ -92,13 +92,13 @@ TEST(NarrowTools, StaleTailsAreCarriedAndNotErrors) {
   const auto a = run_dump({kL3}), b = run_dump({stale});
   ASSERT_EQ(b.status, 0) << b.err;
   EXPECT_EQ(a.out.substr(a.out.find('\n')), b.out.substr(b.out.find('\n')));  // same records
-  const auto rt = run_shell("$DUMP --format=jsonl " + stale + " | " + kWrite + " -q -o " + stale +
-                            ".rt - && cmp " + stale + " " + stale + ".rt");
+  const auto rt = jsonl_to_write({stale}, {"-q", "-o", stale + ".rt"});
   EXPECT_EQ(rt.status, 0) << rt.err;
-  auto v = run_shell(kValidate + " " + stale);
+  EXPECT_TRUE(same_bytes(stale, stale + ".rt"));
+  auto v = run({kValidate, stale});
   EXPECT_EQ(v.status, 0) << v.out << v.err;
   EXPECT_FALSE(has(v.out, "error:")) << v.out;
-  v = run_shell(kValidate + " --pedantic " + stale);
+  v = run({kValidate, "--pedantic", stale});
   EXPECT_TRUE(has(v.out, "[nonzero-unwritten]")) << v.out;
   EXPECT_TRUE(has(v.out, "unwritten slot byte")) << v.out;
   EXPECT_FALSE(has(v.out, "error:")) << v.out;
@@ -109,31 +109,31 @@ TEST(NarrowTools, SynthWritesTheAbi) {
   for (const char* gen : {"L3", "M9"}) {
     SCOPED_TRACE(gen);
     const std::string f = dir + "/synth.pmclog";
-    ASSERT_EQ(run_shell(kWrite + " synth -q -n 2000 --generation " + gen +
-                        " --address-width 4 --address-slot 8 --byte-order big -o " + f)
+    ASSERT_EQ(run({kWrite, "synth", "-q", "-n", "2000", "--generation", gen, "--address-width", "4",
+                   "--address-slot", "8", "--byte-order", "big", "-o", f})
                   .status,
               0);
     const auto d = run_dump({"--show-abi", f});
     ASSERT_EQ(d.status, 0) << d.err;
     EXPECT_TRUE(has(d.out, "32-bit addresses in 64-bit slots")) << d.out;
-    const auto v = run_shell(kValidate + " " + f);
+    const auto v = run({kValidate, f});
     EXPECT_EQ(v.status, 0) << v.out << v.err;
-    const auto rt = run_shell("$DUMP --format=jsonl " + f + " | " + kWrite + " -q -o " + f +
-                              ".rt - && cmp " + f + " " + f + ".rt");
+    const auto rt = jsonl_to_write({f}, {"-q", "-o", f + ".rt"});
     EXPECT_EQ(rt.status, 0) << rt.err;
+    EXPECT_TRUE(same_bytes(f, f + ".rt"));
   }
   // Behind a PMCL container (arch ppc64: 8-byte slots), the path records still tell the values.
   const std::string c = dir + "/container.pmclog";
-  ASSERT_EQ(run_shell(kWrite + " synth --container -q -n 300 --generation M9 --address-width 4 "
-                      "--address-slot 8 --byte-order big -o " + c)
+  ASSERT_EQ(run({kWrite, "synth", "--container", "-q", "-n", "300", "--generation", "M9",
+                 "--address-width", "4", "--address-slot", "8", "--byte-order", "big", "-o", c})
                 .status,
             0);
   const auto d = run_dump({"--show-abi", c});
   ASSERT_EQ(d.status, 0) << d.err;
   EXPECT_TRUE(has(d.out, "address slots: 8 bytes (the PMCL container's arch ppc64")) << d.out;
   EXPECT_TRUE(has(d.out, "address values: 4 bytes in 8-byte slots (MAP_IN of ")) << d.out;
-  EXPECT_NE(run_shell(kWrite + " synth -q -n 100 --address-width 8 --address-slot 4 -o " + dir +
-                      "/x.pmclog")
+  EXPECT_NE(run({kWrite, "synth", "-q", "-n", "100", "--address-width", "8", "--address-slot", "4",
+                 "-o", dir + "/x.pmclog"})
                 .status,
             0);
 }

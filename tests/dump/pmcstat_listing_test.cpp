@@ -129,7 +129,7 @@ TEST(PmcstatListing, EveryGenerationWidthAndByteOrder) {
         if (rec.type == "CLOSELOG" && (rr.g == pmclog::Generation::M9 || rr.g == pmclog::Generation::M10)) break;
         want += rr.render(rec);
       }
-      const ToolRun r = run_dump({"--format=pmcstat", base + ".pmclog"});
+      const Ran r = run_dump({"--format=pmcstat", base + ".pmclog"});
       EXPECT_EQ(r.status, 0) << r.err;
       EXPECT_EQ(r.out, want);
       ++checked;

@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "run_tool.h"
@@ -36,13 +37,12 @@ std::string make_log(const std::string& name, const std::string& index = "0x6a")
              R"({"type":"pmcallocate","pmcid":"0x00120200","event":")" + index + R"(","flags":"0x20280","rate":65536})" "\n"
              R"({"type":"callchain","pid":42,"tid":100,"pmcid":"0x00020200","cpu":0,"usermode":1,"pcs":["0x401000"]})" "\n"
              R"({"type":"callchain","pid":42,"tid":100,"pmcid":"0x00120200","cpu":1,"usermode":1,"pcs":["0x401000"]})" "\n");
-  const ToolRun w = run_shell(shell_quote(PMCLOG_WRITE_EXE) + " " + shell_quote(jsonl) + " -o " +
-                              shell_quote(log));
+  const Ran w = run({PMCLOG_WRITE_EXE, jsonl, "-o", log});
   EXPECT_EQ(w.status, 0) << w.err;
   return log;
 }
 
-ToolRun dump(std::vector<std::string> args, const std::string& log) {
+Ran dump(std::vector<std::string> args, const std::string& log) {
   args.push_back(log);
   return run_dump(args);
 }
@@ -58,7 +58,7 @@ void expect_named(const std::vector<std::string>& opts, const std::string& log, 
   SCOPED_TRACE(what);
   auto with = [&](std::vector<std::string> a) {
     a.insert(a.begin(), opts.begin(), opts.end());
-    const ToolRun r = dump(a, log);
+    const Ran r = dump(a, log);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "") << "no note when the table names the index";
     return r.out;
@@ -108,11 +108,9 @@ TEST(PmuEvents, OtherMachinesLibraries) {
 TEST(PmuEvents, SysrootHoldsTheLibrary) {
   const std::string log = make_log("sys");
   const std::string so = temp_dir() + "/so-root", ar = temp_dir() + "/a-root";
-  for (const auto& d : {so, ar}) {
-    ASSERT_EQ(run_shell("mkdir -p " + shell_quote(d + "/usr/lib")).status, 0);
-  }
-  write_file(so + "/usr/lib/libpmc.so.5", read_file(lib("12_exact", "so")));
-  write_file(ar + "/usr/lib/libpmc.a", read_file(lib("11_regex", "a")));
+  for (const auto& d : {so, ar}) std::filesystem::create_directories(d + "/usr/lib");
+  write_file(so + "/usr/lib/libpmc.so.5", slurp(lib("12_exact", "so")));
+  write_file(ar + "/usr/lib/libpmc.a", slurp(lib("11_regex", "a")));
   expect_named({"--sysroot", so}, log, "sysroot with libpmc.so.5");
   expect_named({"--sysroot", ar}, log, "sysroot with libpmc.a");
 }
@@ -126,7 +124,7 @@ TEST(PmuEvents, WithoutTheTablesOneNoteSaysWhatTheNumberIs) {
        {std::vector<std::string>{}, {"--format=pmcstat"}, {"--stats"}, {"--format=jsonl"}}) {
     std::vector<std::string> a = f;
     a.push_back(log);  // twice: still one note
-    const ToolRun r = dump(a, log);
+    const Ran r = dump(a, log);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(count(r.err, kNote), 1u) << r.err;
     EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
@@ -144,7 +142,7 @@ TEST(PmuEvents, WithoutTheTablesOneNoteSaysWhatTheNumberIs) {
     }
   }
   // A sysroot without libpmc says so.
-  const ToolRun r = dump({"--sysroot", temp_dir()}, log);
+  const Ran r = dump({"--sysroot", temp_dir()}, log);
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.err.find("has no usr/lib/libpmc.so.5 or usr/lib/libpmc.a"), std::string::npos) << r.err;
 }
@@ -152,11 +150,11 @@ TEST(PmuEvents, WithoutTheTablesOneNoteSaysWhatTheNumberIs) {
 // An index the chosen table does not name (a nameless metric entry, or past its end) keeps
 // its label, and the note says why.
 TEST(PmuEvents, IndexTheTableDoesNotName) {
-  const ToolRun metric = dump({"--libpmc", lib("11_exact", "so")}, make_log("metric", "0x6c"));
+  const Ran metric = dump({"--libpmc", lib("11_exact", "so")}, make_log("metric", "0x6c"));
   EXPECT_NE(metric.out.find("event=0x6c (pmu-event-0x6c)"), std::string::npos) << metric.out;
   EXPECT_NE(metric.err.find("entry 0x6c of "), std::string::npos) << metric.err;
   EXPECT_NE(metric.err.find("has no name (a metric)"), std::string::npos) << metric.err;
-  const ToolRun past = dump({"--libpmc", lib("12_regex", "a")}, make_log("past", "0x200"));
+  const Ran past = dump({"--libpmc", lib("12_regex", "a")}, make_log("past", "0x200"));
   EXPECT_NE(past.out.find("event=0x200 (pmu-event-0x200)"), std::string::npos) << past.out;
   EXPECT_NE(past.err.find("for cpuid \"GenuineIntel-6-4[CD]\" has 109 entries"), std::string::npos)
       << past.err;
@@ -166,11 +164,9 @@ TEST(PmuEvents, IndexTheTableDoesNotName) {
 TEST(PmuEvents, JsonlWithTheNameRoundTrips) {
   const std::string log = make_log("rt");
   const std::string back = temp_dir() + "/rt-back.pmclog";
-  const ToolRun r = run_shell("$DUMP --format=jsonl --libpmc " + shell_quote(lib("11_exact", "so")) + " " +
-                              shell_quote(log) + " | " + shell_quote(PMCLOG_WRITE_EXE) + " - -o " +
-                              shell_quote(back));
+  const Ran r = jsonl_to_write({"--libpmc", lib("11_exact", "so"), log}, {"-o", back});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(read_file(back), read_file(log));
+  EXPECT_EQ(slurp(back), slurp(log));
 }
 
 // A library that is not what it should be: exit 2 and a message naming the file and what is
@@ -181,21 +177,21 @@ TEST(PmuEvents, DamagedLibraryIsAClearError) {
     std::string file, says;
   };
   const std::string dir = temp_dir();
-  const std::string good = read_file(lib("11_exact", "so"));
+  const std::string good = slurp(lib("11_exact", "so"));
   write_file(dir + "/cut.so", good.substr(0, good.size() / 2));
   write_file(dir + "/text.so", "not a library\n");
   for (const Case& c : {Case{lib("11_damaged", "so"), "pmu_events_map[1].table (cpuid \"GenuineIntel-6-4D-8\") is NULL"},
                         Case{lib("11_damaged", "a"), "pmu_events_map[1].table (cpuid \"GenuineIntel-6-4D-8\") is NULL"},
                         Case{dir + "/cut.so", "the file is cut short or damaged: its section headers"},
                         Case{dir + "/text.so", "not an ELF file or an ar archive"}}) {
-    const ToolRun r = dump({"--libpmc", c.file}, log);
+    const Ran r = dump({"--libpmc", c.file}, log);
     EXPECT_EQ(r.status, 2) << c.file;
     EXPECT_EQ(r.out, "") << c.file;
     EXPECT_EQ(r.err.rfind("pmclog-dump: " + c.file + ": ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(": " + c.says), std::string::npos) << r.err;
   }
   // A missing one is a usage error, before any work, naming the option.
-  const ToolRun absent = dump({"--libpmc", dir + "/absent.so"}, log);
+  const Ran absent = dump({"--libpmc", dir + "/absent.so"}, log);
   EXPECT_EQ(absent.status, 2);
   EXPECT_EQ(absent.err, "pmclog-dump: --libpmc: '" + dir +
                             "/absent.so': No such file or directory\nTry 'pmclog-dump --help'.\n");
@@ -208,20 +204,19 @@ TEST(PmuEvents, DamagedLibraryIsAClearError) {
 // warning saying why (pmcstat cannot name it either); without a table, one note per run.
 TEST(PmuEventsValidate, NamesFromTheTable) {
   const std::string log = make_log("val");
-  const std::string v = shell_quote(PMCLOG_VALIDATE_EXE);
-  const ToolRun named = run_shell(v + " --disable missing-closelog --strict --libpmc " +
-                                  shell_quote(lib("12_regex", "so")) + " " + shell_quote(log));
+  const std::string v = PMCLOG_VALIDATE_EXE;
+  const Ran named =
+      run({v, "--disable", "missing-closelog", "--strict", "--libpmc", lib("12_regex", "so"), log});
   EXPECT_EQ(named.status, 0) << named.out << named.err;
   EXPECT_EQ(named.err, "");
-  const ToolRun unnamed = run_shell(v + " --libpmc " + shell_quote(lib("11_exact", "so")) + " " +
-                                    shell_quote(make_log("val-past", "0x200")));
+  const Ran unnamed = run({v, "--libpmc", lib("11_exact", "so"), make_log("val-past", "0x200")});
   EXPECT_EQ(count(unnamed.out, "PMCALLOCATE pmu-events index 0x200 for GenuineIntel-6-4D-8 is unnamed: "), 2u)
       << unnamed.out;
   EXPECT_NE(unnamed.out.find("[event-unknown-to-libpmc]"), std::string::npos) << unnamed.out;
-  const ToolRun none = run_shell(v + " " + shell_quote(log) + " " + shell_quote(log));
+  const Ran none = run({v, log, log});
   EXPECT_EQ(count(none.err, kNote), 1u) << none.err;
   EXPECT_EQ(none.out.find("event-unknown-to-libpmc"), std::string::npos) << none.out;
-  const ToolRun bad = run_shell(v + " --libpmc " + shell_quote(lib("11_damaged", "so")) + " " + shell_quote(log));
+  const Ran bad = run({v, "--libpmc", lib("11_damaged", "so"), log});
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("is NULL"), std::string::npos) << bad.err;
 }

@@ -17,7 +17,7 @@ std::vector<uint64_t> offsets(const std::vector<std::string>& args) {
   std::vector<std::string> a = {"--format=jsonl"};
   a.insert(a.end(), args.begin(), args.end());
   a.push_back(kSeed);
-  const ToolRun r = run_dump(a);
+  const Ran r = run_dump(a);
   EXPECT_EQ(r.status, 0) << r.err;
   std::vector<uint64_t> v;
   for (const auto& l : lines(r.out)) v.push_back(nlohmann::json::parse(l).at("offset").get<uint64_t>());
@@ -55,18 +55,18 @@ TEST(Select, ByOffsetRangeAndHeadCombined) {
 }
 
 TEST(Select, DamageAfterToOffsetIsNotRead) {
-  std::string b = read_file(kSeed);
+  std::string b = slurp(kSeed);
   b.resize(5400);  // truncated CLOSELOG at 5396
   const std::string path = temp_dir() + "/select-cut.pmclog";
   write_file(path, b);
-  const ToolRun r = run_dump({"--format=jsonl", "--to-offset", "5396", path});
+  const Ran r = run_dump({"--format=jsonl", "--to-offset", "5396", path});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines(r.out).size(), 30u);
   EXPECT_EQ(r.err, "");
 }
 
 TEST(Stats, JsonSummary) {
-  const ToolRun r = run_dump({"--stats", "--format=json", kSeed});
+  const Ran r = run_dump({"--stats", "--format=json", kSeed});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["records"], 31);
@@ -93,18 +93,18 @@ TEST(Stats, JsonSummary) {
 }
 
 TEST(Stats, TextSummaryAndErrors) {
-  std::string b = read_file(kSeed);
+  std::string b = slurp(kSeed);
   b.resize(5400);
   const std::string path = temp_dir() + "/stats-cut.pmclog";
   write_file(path, b);
-  const ToolRun r = run_dump({"--stats", path});
+  const Ran r = run_dump({"--stats", path});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("records: 30 (5396 bytes)\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("samples: 4 (2 user, 2 kernel)\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("drop notifications: 1\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("errors: 1\n  record at offset 5396"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("offset 5396"), std::string::npos);
-  const ToolRun j = run_dump({"--stats", "--format=json", path});
+  const Ran j = run_dump({"--stats", "--format=json", path});
   EXPECT_EQ(j.status, 1);
   const auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["errors"][0]["offset"], 5396);

@@ -147,7 +147,7 @@ Split split_of(const json& row) {
 json stats_json(const std::vector<std::string>& args, int want_status = 0) {
   std::vector<std::string> a = {"--stats", "--format=json"};
   a.insert(a.end(), args.begin(), args.end());
-  const ToolRun r = run_dump(a);
+  const Ran r = run_dump(a);
   EXPECT_EQ(r.status, want_status) << r.err;
   json j;
   EXPECT_NO_THROW(j = json::parse(r.out)) << r.out;
@@ -236,7 +236,7 @@ TEST(StatsTables, TextTopNSortedKernelApartAndGrouped) {
   const std::string path = write_temp("profile-text.pmclog", p.bytes);
   const size_t rows = p.procs.size() + 1;  // and the kernel's row
 
-  const ToolRun def = run_dump({"--stats", path});
+  const Ran def = run_dump({"--stats", path});
   ASSERT_EQ(def.status, 0) << def.err;
   EXPECT_NE(def.out.find("samples by process (top 10 of " + std::to_string(rows) + "):"),
             std::string::npos) << def.out;
@@ -253,7 +253,7 @@ TEST(StatsTables, TextTopNSortedKernelApartAndGrouped) {
             std::string::npos);
 
   EXPECT_EQ(section(run_dump({"--stats", "--top", "3", path}).out, "samples by process").size(), 3u);
-  const ToolRun all = run_dump({"--stats", "--top", "all", path});
+  const Ran all = run_dump({"--stats", "--top", "all", path});
   ASSERT_EQ(all.status, 0);
   const auto every = section(all.out, "samples by process");
   ASSERT_EQ(every.size(), rows);
@@ -347,7 +347,7 @@ TEST(StatsTables, DamagedLogsWithKeepGoing) {
   // Without --keep-going the summary covers the records before the damage.
   const json s = stats_json({path}, 1);
   EXPECT_EQ(s["samples"]["total"].get<uint64_t>(), 10u);
-  const ToolRun t = run_dump({"--stats", "--keep-going", path});
+  const Ran t = run_dump({"--stats", "--keep-going", path});
   EXPECT_EQ(t.status, 1);
   EXPECT_NE(t.out.find("samples by process"), std::string::npos);
   EXPECT_NE(t.out.find("skipped bytes " + std::to_string(sh_samples[10])), std::string::npos) << t.out;
@@ -359,9 +359,9 @@ TEST(StatsTables, EveryCutOfALogSummarizesWithoutCrashing) {
   for (size_t cut : {size_t{1}, size_t{13}, size_t{100}, p.bytes.size() / 2 + 1,
                      p.bytes.size() / 2 + 6, p.bytes.size() - 5, p.bytes.size() - 1}) {
     const std::string path = write_temp("cut.pmclog", p.bytes.substr(0, cut));
-    const ToolRun t = run_dump({"--stats", "--keep-going", path});
+    const Ran t = run_dump({"--stats", "--keep-going", path});
     EXPECT_LE(t.status, 1) << "cut at " << cut << ": " << t.err;
-    const ToolRun j = run_dump({"--stats", "--keep-going", "--format=json", path});
+    const Ran j = run_dump({"--stats", "--keep-going", "--format=json", path});
     EXPECT_LE(j.status, 1) << "cut at " << cut;
     EXPECT_TRUE(json::accept(j.out)) << "cut at " << cut << ": " << j.out;
   }
@@ -370,8 +370,8 @@ TEST(StatsTables, EveryCutOfALogSummarizesWithoutCrashing) {
 // A synthetic modern log (per-CPU buffers, so not in time order), counted from its JSON Lines.
 TEST(StatsTables, SynthLogCountsMatchItsRecords) {
   const std::string path = temp_dir() + "/synth-stats.pmclog";
-  const ToolRun w = run_shell(shell_quote(PMCLOG_WRITE_EXE) + " synth -q -n 4000 --events 3 --processes 6 --seed 11 -o " +
-                              shell_quote(path));
+  const Ran w = run({PMCLOG_WRITE_EXE, "synth", "-q", "-n", "4000", "--events", "3", "--processes", "6",
+                     "--seed", "11", "-o", path});
   ASSERT_EQ(w.status, 0) << w.err;
   std::map<int64_t, Split> per_pid, per_cpu;
   std::map<uint32_t, uint32_t> event_of;  // pmcid -> event code
@@ -504,7 +504,7 @@ TEST(StatsTables, ShapeTallyCountsEverySampleThroughEvictionsAndRenames) {
   EXPECT_EQ(j["samples"]["user"].get<uint64_t>() + j["samples"]["kernel"].get<uint64_t>(), samples);
   EXPECT_EQ(j["processes"].get<uint64_t>(), 150u);
   // The text summary comes from the same tables, drained the same way.
-  const ToolRun text = run_dump({"--stats", "--top", "all", path});
+  const Ran text = run_dump({"--stats", "--top", "all", path});
   ASSERT_EQ(text.status, 0) << text.err;
   ASSERT_GT(kernel_pid.user + kernel_pid.kernel, 0u);
   EXPECT_EQ(section(text.out, "samples by process").size(), procs.size() + 1) << text.out;  // + [kernel]

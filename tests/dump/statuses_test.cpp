@@ -24,7 +24,7 @@ void expect_usage(const std::vector<std::string>& args, const std::vector<std::s
   std::string shown;
   for (const auto& a : args) shown += a + ' ';
   SCOPED_TRACE(shown);
-  const ToolRun r = run_dump(args);
+  const Ran r = run_dump(args);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.rfind("pmclog-dump: ", 0), 0u) << r.err;
@@ -32,17 +32,16 @@ void expect_usage(const std::vector<std::string>& args, const std::vector<std::s
   EXPECT_TRUE(has(r.err, "\n" + kTry)) << r.err;
 }
 
-// `bytes` compressed with `command` (gzip -c, zstd -q -c, ...).
+// `bytes` compressed with `command` (gzip -c, zstd -q -c, ...); "" when it failed.
 std::string compress(const std::string& command, const std::string& bytes) {
-  const std::string in = temp_dir() + "/plain.bin", out = temp_dir() + "/packed.bin";
-  write_file(in, bytes);
-  const std::string cmd = command + " < " + shell_quote(in) + " > " + shell_quote(out);
-  if (std::system(cmd.c_str()) != 0) return "";
-  return read_file(out);
+  RunOptions o;
+  o.stdin_data = bytes;
+  const Ran r = run(words(command), o);
+  return r.status == 0 ? r.out : "";
 }
 
 TEST(Statuses, MissingInputOrFolderIsTwo) {
-  ToolRun r = run_dump({temp_dir() + "/no-such.pmclog"});
+  Ran r = run_dump({temp_dir() + "/no-such.pmclog"});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(has(r.err, "no-such.pmclog")) << r.err;
   r = run_dump({temp_dir()});
@@ -55,7 +54,7 @@ TEST(Statuses, MissingInputOrFolderIsTwo) {
 // Damage in the compressed bytes is bad data (1) as a damaged record is, whether it is met
 // while the log is opened (a small log) or after records were printed.
 TEST(Statuses, DamagedCompressedDataIsOne) {
-  const std::string plain = read_file(kSeed);
+  const std::string plain = slurp(kSeed);
   struct Codec {
     const char* command;
     size_t at;     // a header byte that fails the stream's checks
@@ -75,7 +74,7 @@ TEST(Statuses, DamagedCompressedDataIsOne) {
          {std::vector<std::string>{}, {"--stats"}, {"--show-abi"}}) {
       std::vector<std::string> args = mode;
       args.push_back(bad);
-      const ToolRun r = run_dump(args);
+      const Ran r = run_dump(args);
       EXPECT_EQ(r.status, 1) << r.err;
       EXPECT_TRUE(has(r.err, "corrupt compressed data")) << r.err;
     }
@@ -86,7 +85,7 @@ TEST(Statuses, DamagedCompressedDataIsOne) {
          {std::vector<std::string>{}, {"--stats"}, {"--format=jsonl", "-k"}}) {
       std::vector<std::string> args = mode;
       args.push_back(cut);
-      const ToolRun r = run_dump(args);
+      const Ran r = run_dump(args);
       EXPECT_EQ(r.status, 1) << r.err;
       EXPECT_TRUE(has(r.err, "pmclog-dump: ")) << r.err;
     }
@@ -96,18 +95,21 @@ TEST(Statuses, DamagedCompressedDataIsOne) {
     second.resize(second.size() - 4);
     const std::string two = temp_dir() + "/two.bin";
     write_file(two, packed + second);
-    const ToolRun r = run_dump({"--format=jsonl", two});
+    const Ran r = run_dump({"--format=jsonl", two});
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_FALSE(r.out.empty());
   }
 }
 
 TEST(Statuses, UnwritableStandardOutputIsTwoInEveryMode) {
+  RunOptions full;
+  full.stdout_path = "/dev/full";
   for (const char* opts : {"--help", "-V", "--version", "--show-abi SEED", "SEED",
                                   "--stats SEED", "--format=jsonl SEED"}) {
-    std::string cmd = std::string("$DUMP ") + opts + " >/dev/full";
-    for (size_t p; (p = cmd.find("SEED")) != std::string::npos;) cmd.replace(p, 4, shell_quote(kSeed));
-    const ToolRun r = run_shell(cmd);
+    std::vector<std::string> args = words(opts);
+    for (auto& a : args)
+      if (a == "SEED") a = kSeed;
+    const Ran r = run(concat({{kDump}, args}), full);
     EXPECT_EQ(r.status, 2) << opts << ": " << r.err;
     EXPECT_EQ(r.err, "pmclog-dump: standard output: No space left on device\n") << opts;
   }
@@ -154,7 +156,7 @@ TEST(Usage, LibpmcAndSysrootMustNameWhatTheySay) {
 
 // A log cut inside its last record: one error, then the hint, once.
 std::string damaged_log() {
-  std::string b = read_file(kSeed);
+  std::string b = slurp(kSeed);
   b.resize(b.size() - 2);
   const std::string path = temp_dir() + "/cut-record.pmclog";
   write_file(path, b);
@@ -165,7 +167,7 @@ TEST(Telling, StoppedByDamageSaysKeepGoingGoesOn) {
   const std::string cut = damaged_log();
   const std::string note =
       "pmclog-dump: note: stopped at the first damage; -k/--keep-going skips it and goes on\n";
-  const ToolRun r = run_dump({cut, cut});
+  const Ran r = run_dump({cut, cut});
   EXPECT_EQ(r.status, 1);
   const size_t at = r.err.find(note);
   ASSERT_NE(at, std::string::npos) << r.err;
@@ -173,7 +175,7 @@ TEST(Telling, StoppedByDamageSaysKeepGoingGoesOn) {
   for (const std::vector<std::string>& with : {std::vector<std::string>{"-k"}, {"--keep-going"}}) {
     std::vector<std::string> args = with;
     args.push_back(cut);
-    const ToolRun k = run_dump(args);
+    const Ran k = run_dump(args);
     EXPECT_EQ(k.status, 1);
     EXPECT_FALSE(has(k.err, "note: stopped")) << k.err;
   }
@@ -181,7 +183,7 @@ TEST(Telling, StoppedByDamageSaysKeepGoingGoesOn) {
 }
 
 TEST(Telling, SelectionThatMatchesNothingWarns) {
-  ToolRun r = run_dump({"--pid", "999999", kSeed});
+  Ran r = run_dump({"--pid", "999999", kSeed});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "pmclog-dump: warning: no record matched --pid 999999\n");
@@ -198,39 +200,45 @@ TEST(Telling, SelectionThatMatchesNothingWarns) {
 struct ProgressLine : ::testing::Test {
   void SetUp() override {
     if (access("/usr/bin/script", X_OK) != 0) GTEST_SKIP() << "no script(1)";
-    if (run_shell("/usr/bin/script -qec 'test -t 2' /dev/null").status != 0)
+    if (run({"/usr/bin/script", "-qec", "test -t 2", "/dev/null"}).status != 0)
       GTEST_SKIP() << "no pseudo-terminal here";
   }
-  ToolRun on_terminal(const std::string& options) {
+  // `options` and the redirection are a shell command line: script(1) runs it with a shell.
+  Ran on_terminal(const std::string& options) {
     const std::string cmd = "PMCLOG_PROGRESS_AFTER_MS=0 " + shell_quote(PMCLOG_DUMP_EXE) + " " +
                             options + " >" + shell_quote(temp_dir() + "/pty.out");
-    return run_shell("/usr/bin/script -qec " + shell_quote(cmd) + " /dev/null");
+    return run({"/usr/bin/script", "-qec", cmd, "/dev/null"});
   }
 };
 
 TEST_F(ProgressLine, StatsShowsItOnATerminal) {
   for (const std::string k : {"-k ", ""}) {
-    const ToolRun r = on_terminal(k + "--stats " + shell_quote(kSeed));
+    const Ran r = on_terminal(k + "--stats " + shell_quote(kSeed));
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_TRUE(has(r.out, "\rpmclog-dump: reading " + kSeed)) << r.out;
     EXPECT_TRUE(has(r.out, "\r\033[K")) << r.out;  // erased before the summary
-    EXPECT_TRUE(has(read_file(temp_dir() + "/pty.out"), "records")) << "the summary";
+    EXPECT_TRUE(has(slurp(temp_dir() + "/pty.out"), "records")) << "the summary";
   }
   // compressed: no size to set the offset against, megabytes read instead
   const std::string gz = temp_dir() + "/seed.pmclog.gz";
-  write_file(gz, compress("gzip -c", read_file(kSeed)));
-  const ToolRun r = on_terminal("-k --stats " + shell_quote(gz));
+  write_file(gz, compress("gzip -c", slurp(kSeed)));
+  const Ran r = on_terminal("-k --stats " + shell_quote(gz));
   EXPECT_TRUE(has(r.out, "reading " + gz + " 0 MB")) << r.out;
 }
 
 TEST_F(ProgressLine, NotForRecordsNorWhenStderrIsNoTerminal) {
-  const ToolRun r = on_terminal("--format=jsonl " + shell_quote(kSeed));
+  const Ran r = on_terminal("--format=jsonl " + shell_quote(kSeed));
   EXPECT_FALSE(has(r.out, "reading")) << r.out;
-  const ToolRun file = run_shell("PMCLOG_PROGRESS_AFTER_MS=0 $DUMP -k --stats " + shell_quote(kSeed));
+  // stderr a file (the shell's redirection), then a pipe (the runner's own)
+  const std::string err_file = temp_dir() + "/stderr";
+  const Ran file = run_shell("PMCLOG_PROGRESS_AFTER_MS=0 $DUMP -k --stats " + shell_quote(kSeed) +
+                             " 2>" + shell_quote(err_file));
   EXPECT_EQ(file.status, 0);
-  EXPECT_EQ(file.err, "");
-  const ToolRun pipe = run_shell("PMCLOG_PROGRESS_AFTER_MS=0 $DUMP -k --stats " +
-                                 shell_quote(kSeed) + " 2>&1 >/dev/null | cat >&2");
+  EXPECT_EQ(slurp(err_file), "");
+  RunOptions no_delay;
+  no_delay.env = {"PMCLOG_PROGRESS_AFTER_MS=0"};
+  no_delay.stdout_path = "/dev/null";
+  const Ran pipe = run({kDump, "-k", "--stats", kSeed}, no_delay);
   EXPECT_EQ(pipe.err, "");
 }
 

@@ -41,14 +41,14 @@ void expect_no_raw_controls(const std::string& out) {
 
 TEST(Strings, EscapedInTextAndPmcstat) {
   const std::string log = hostile_log(pmclog::Generation::L3);
-  const ToolRun t = run_dump({log});
+  const Ran t = run_dump({log});
   ASSERT_EQ(t.status, 0) << t.err;
   expect_no_raw_controls(t.out);
   EXPECT_NE(t.out.find("path=\"" + kHostileEscaped + "\""), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("evname=\"EV\\tNAME\\x9b\""), std::string::npos) << t.out;
   EXPECT_EQ(lines(t.out).size(), 3u);
 
-  const ToolRun p = run_dump({"--format=pmcstat", log});
+  const Ran p = run_dump({"--format=pmcstat", log});
   ASSERT_EQ(p.status, 0) << p.err;
   expect_no_raw_controls(p.out);
   EXPECT_NE(p.out.find("map-in    7 0x400000 \"" + kHostileEscaped + "\"\n"), std::string::npos) << p.out;
@@ -56,7 +56,7 @@ TEST(Strings, EscapedInTextAndPmcstat) {
 
 TEST(Strings, ValidJsonWithExactBytes) {
   for (auto g : {pmclog::Generation::L3, pmclog::Generation::M9}) {
-    const ToolRun r = run_dump({"--format=jsonl", hostile_log(g)});
+    const Ran r = run_dump({"--format=jsonl", hostile_log(g)});
     ASSERT_EQ(r.status, 0) << r.err;
     const auto ls = lines(r.out);
     ASSERT_EQ(ls.size(), 3u);
@@ -93,7 +93,7 @@ TEST(Strings, ValidUtf8BackslashesAndC1Controls) {
   const std::string log = temp_dir() + "/c1-backslash.pmclog";
   write_file(log, b.finish());
 
-  const ToolRun t = run_dump({log});
+  const Ran t = run_dump({log});
   ASSERT_EQ(t.status, 0) << t.err;
   EXPECT_NE(t.out.find("path=\"/opt/a\\\\nb\\\\\\\\c\\xc2\\x9b[31m\\xc2\\x85\xc2\xa0z.so\""),
             std::string::npos)
@@ -101,7 +101,7 @@ TEST(Strings, ValidUtf8BackslashesAndC1Controls) {
   EXPECT_EQ(t.out.find("\xc2\x9b"), std::string::npos) << "raw CSI in text output";
   EXPECT_EQ(t.out.find("\xc2\x85"), std::string::npos) << "raw NEL in text output";
 
-  const ToolRun j = run_dump({"--format=jsonl", log});
+  const Ran j = run_dump({"--format=jsonl", log});
   ASSERT_EQ(j.status, 0) << j.err;
   const auto ls = lines(j.out);
   ASSERT_EQ(ls.size(), 2u);
@@ -124,7 +124,7 @@ TEST(Strings, BidiControlsEscaped) {
   write_file(log, b.finish());
 
   for (const char* format : {"--format=text", "--format=pmcstat", "--format=jsonl"}) {
-    const ToolRun t = run_dump({format, log});
+    const Ran t = run_dump({format, log});
     ASSERT_EQ(t.status, 0) << t.err;
     for (const char* raw :
          {"\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xe2\x80\x8f", "\xd8\x9c"})

@@ -18,7 +18,7 @@ bool has_line(const std::string& out, const std::string& line) {
 }  // namespace
 
 TEST(Text, LegacyLinesNameEveryField) {
-  const ToolRun r = run_dump({fixture("golden/seed-lp64-le.pmclog")});
+  const Ran r = run_dump({fixture("golden/seed-lp64-le.pmclog")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   for (const char* want : {
@@ -45,7 +45,7 @@ TEST(Text, LegacyLinesNameEveryField) {
 }
 
 TEST(Text, ModernLinesShowTscAndSecondsFromInitialize) {
-  const ToolRun r = run_dump({fixture("golden/modern-lp64-le.pmclog")});
+  const Ran r = run_dump({fixture("golden/modern-lp64-le.pmclog")});
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* want : {
            // tsc_freq 0xb2d05e00 = 3 GHz: 0x0011223344556600 / 3e9 = 1607559.396401664 s

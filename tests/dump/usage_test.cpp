@@ -6,7 +6,7 @@
 using namespace dumptest;
 
 TEST(Usage, HelpShowsAnExamplePerMode) {
-  const ToolRun r = run_dump({"--help"});
+  const Ran r = run_dump({"--help"});
   EXPECT_EQ(r.status, 0);
   for (const char* s : {"Usage: pmclog-dump [options] [FILE...]", "--format=pmcstat", "--format=jsonl",
                         "--explain", "--stats", "--show-abi", "--keep-going", "--generation"})
@@ -14,7 +14,7 @@ TEST(Usage, HelpShowsAnExamplePerMode) {
 }
 
 TEST(Usage, HelpGroupsThenExamplesThenExitStatus) {
-  const ToolRun r = run_dump({"--help"});
+  const Ran r = run_dump({"--help"});
   const size_t selection = r.out.find("\nSelection:\n"), abi = r.out.find("\nABI of the log:\n"),
                examples = r.out.find("\nExamples:\n"), status = r.out.find("\nExit status:\n");
   ASSERT_NE(selection, std::string::npos) << r.out;
@@ -29,7 +29,7 @@ TEST(Usage, HelpGroupsThenExamplesThenExitStatus) {
 
 TEST(Usage, Version) {
   for (const char* opt : {"-V", "--version"}) {
-    const ToolRun r = run_dump({opt});
+    const Ran r = run_dump({opt});
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out.rfind("pmclog-dump ", 0), 0u);
   }
@@ -41,7 +41,7 @@ TEST(Usage, BadOptionsExitWith2) {
         {"--address-width=5"}, {"--byte-order=middle"}, {"--type=bogus"}, {"--pid=12x"},
         {"--head=-1"}, {"--format=json"}, {"--stats", "--format=pmcstat"},
         {"--address-width=32"}, {"--time-width=2"}, {"-g", "L3"}, {"-w", "4"}}) {
-    const ToolRun r = run_dump(args);
+    const Ran r = run_dump(args);
     EXPECT_EQ(r.status, 2) << args[0];
     EXPECT_EQ(r.out, "") << args[0];
     EXPECT_EQ(r.err.rfind("pmclog-dump: ", 0), 0u) << r.err;

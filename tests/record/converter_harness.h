@@ -15,7 +15,7 @@
 namespace rectest {
 
 struct ConverterHarness {
-  TempDir dir;
+  ScratchDir dir;
   std::string path;
   record::LogSink sink;
   std::unique_ptr<record::Converter> conv;

@@ -98,7 +98,7 @@ CountReport parse_count_report(const std::string& err) {
   return r;
 }
 
-bool skip_without_count_support(const RunResult& r) {
+bool skip_without_count_support(const Ran& r) {
   return r.status == 125 && r.err.find("inherited PERF_SAMPLE_READ") != std::string::npos;
 }
 
@@ -179,13 +179,13 @@ class RecordGenerations : public ::testing::TestWithParam<const char*> {};
 
 // A workload with a known hot function, in every generation we write.
 TEST_P(RecordGenerations, HotFunctionWorkload) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("hot.pmclog");
   auto r = run({kRecord, "--generation", GetParam(), "-F", "1000", "-o", out, "--", kCpuHot,
                 "1.0", "7"});
   EXPECT_EQ(r.status, 7) << "the command's exit status is the tool's\n" << r.err;
   ASSERT_TRUE(file_exists(out)) << r.err;
-  EXPECT_EQ(dir.entries().size(), 1u) << "no temporary file left behind";
+  EXPECT_EQ(dir.names().size(), 1u) << "no temporary file left behind";
   Log log = read_log(out);
   expect_frame(log, "cpu-clock");
   const std::string gen = GetParam();
@@ -234,7 +234,7 @@ TEST_P(RecordGenerations, HotFunctionWorkload) {
 INSTANTIATE_TEST_SUITE_P(Generations, RecordGenerations, ::testing::Values("L3", "M9", "M"));
 
 TEST(RecordCli, ForkingWorkloadGivesProcforkAndChildSamples) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("fork.pmclog");
   // Modern generation, so that the child's PROC_CREATE/THR_CREATE are checked too.
   auto r = run({kRecord, "--generation", "M10", "-o", out, "--", kForkHot, "1.0"});
@@ -270,7 +270,7 @@ TEST(RecordCli, ForkingWorkloadGivesProcforkAndChildSamples) {
 }
 
 TEST(RecordCli, ExecingWorkloadGivesTwoProcexecsAndSamplesAfterExec) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("exec.pmclog");
   auto r = run({kRecord, "-o", out, "--", kExecHot, kCpuHot, "1.0", "5"});
   ASSERT_EQ(r.status, 5) << r.err;
@@ -298,7 +298,7 @@ TEST(RecordCli, ExecingWorkloadGivesTwoProcexecsAndSamplesAfterExec) {
 }
 
 TEST(RecordCli, CountingModeProcexitMatchesCpuTime) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("count.pmclog");
   auto r = run({kRecord, "--count", "-e", "task-clock", "-o", out, "--", kCpuHot, "1.0"});
   if (skip_without_count_support(r)) GTEST_SKIP() << "this kernel lacks what --count needs: " << r.err;
@@ -331,14 +331,14 @@ TEST(RecordCli, CountingModeProcexitMatchesCpuTime) {
 }
 
 TEST(RecordCli, SigintStopsCleanlyWithAValidLog) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("int.pmclog");
   bool signalled = false;
-  auto r = run({kRecord, "-o", out, "--", kCpuHot, "60"}, [&](pid_t pid) {
+  auto r = run({kRecord, "-o", out, "--", kCpuHot, "60"}, {}, [&](pid_t pid) {
     // Wait (without a time limit of our own) for the recording to be under way: the
     // temporary file exists once the events are open.
     for (int i = 0; i < 6000 && !signalled; ++i) {
-      for (const auto& e : dir.entries())
+      for (const auto& e : dir.names())
         if (e.find(".tmp.") != std::string::npos) signalled = true;
       usleep(10000);
     }
@@ -348,7 +348,7 @@ TEST(RecordCli, SigintStopsCleanlyWithAValidLog) {
   ASSERT_TRUE(signalled);
   EXPECT_EQ(r.status, 128 + SIGINT) << "the child died of the forwarded SIGINT\n" << r.err;
   ASSERT_TRUE(file_exists(out)) << r.err;
-  EXPECT_EQ(dir.entries().size(), 1u);
+  EXPECT_EQ(dir.names().size(), 1u);
   Log log = read_log(out);
   expect_frame(log, "cpu-clock");
   expect_valid(out);
@@ -356,12 +356,12 @@ TEST(RecordCli, SigintStopsCleanlyWithAValidLog) {
 }
 
 TEST(RecordCli, MissingCommandFailsBeforeWriting) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("none.pmclog");
   auto r = run({kRecord, "-o", out, "--", "/nonexistent/program-xyz"});
   EXPECT_EQ(r.status, 127);
   EXPECT_NE(r.err.find("program-xyz"), std::string::npos) << r.err;
-  EXPECT_TRUE(dir.entries().empty()) << "nothing written";
+  EXPECT_TRUE(dir.names().empty()) << "nothing written";
 }
 
 TEST(RecordCli, HardwareEventFailsClearlyWithoutPmu) {
@@ -370,7 +370,7 @@ TEST(RecordCli, HardwareEventFailsClearlyWithoutPmu) {
   auto probe = run({kRecord, "--list-events"});
   ASSERT_EQ(probe.status, 0);
   const bool has_cycles = listed_supported(probe.out, "cycles");
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("hw.pmclog");
   auto r = run({kRecord, "-e", "cycles", "-o", out, "--", kCpuHot, "0.1"});
   if (has_cycles) {
@@ -382,11 +382,11 @@ TEST(RecordCli, HardwareEventFailsClearlyWithoutPmu) {
   EXPECT_NE(r.err.find("'cycles'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cpu-clock"), std::string::npos) << "suggests the software event";
   EXPECT_NE(r.err.find("--fallback"), std::string::npos) << r.err;
-  EXPECT_TRUE(dir.entries().empty());
+  EXPECT_TRUE(dir.names().empty());
 }
 
 TEST(RecordCli, FallbackReplacesMissingHardwareEvent) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("fb.pmclog");
   auto probe = run({kRecord, "--list-events"});
   ASSERT_EQ(probe.status, 0);
@@ -413,12 +413,12 @@ TEST(RecordCli, ListEventsOpensEachEvent) {
 }
 
 TEST(RecordCli, AttachToRunningProcess) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("attach.pmclog");
-  RunResult rec;
+  Ran rec;
   pid_t target = 0;
   // The target runs for a fixed CPU budget; the recorder attaches for 1 s of wall time.
-  auto w = run({kCpuHot, "60"}, [&](pid_t pid) {
+  auto w = run({kCpuHot, "60"}, {}, [&](pid_t pid) {
     target = pid;
     usleep(200000);  // the exec is done long before; -p reads /proc/PID/maps
     rec = run({kRecord, "-p", std::to_string(pid), "--duration", "1", "-o", out});
@@ -450,7 +450,7 @@ TEST(RecordCli, UnknownEventIsAUsageError) {
 // The same event twice would be opened twice and every sample counted twice: refused before
 // anything runs, also under another of its names.
 TEST(RecordCli, SameEventTwiceIsAUsageError) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string marker = dir.file("ran");
   for (const char* list : {"cpu-clock,cpu-clock", "cpu-clock,soft-clock.hard",
                            "task-clock,page-faults,task-clock"}) {
@@ -461,7 +461,7 @@ TEST(RecordCli, SameEventTwiceIsAUsageError) {
     EXPECT_NE(r.err.find("same event"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("Try 'pmclog-record --help'."), std::string::npos) << r.err;
   }
-  EXPECT_TRUE(dir.entries().empty()) << "nothing was run or written";
+  EXPECT_TRUE(dir.names().empty()) << "nothing was run or written";
 }
 
 // Two hardware events that --fallback would both turn into cpu-clock: refused, not recorded
@@ -471,12 +471,12 @@ TEST(RecordCli, FallbackToAnEventAlreadyRecordedIsRefused) {
   ASSERT_EQ(probe.status, 0);
   if (listed_supported(probe.out, "cycles") || listed_supported(probe.out, "instructions"))
     GTEST_SKIP() << "this machine has hardware counters";
-  TempDir dir;
+  ScratchDir dir;
   auto r = run({kRecord, "--fallback", "-e", "cycles,instructions", "-o", dir.file("x.pmclog"),
                 "--", kCpuHot, "0.1"});
   EXPECT_EQ(r.status, 125) << r.err;
   EXPECT_NE(r.err.find("the same event twice"), std::string::npos) << r.err;
-  EXPECT_TRUE(dir.entries().empty());
+  EXPECT_TRUE(dir.names().empty());
 }
 
 TEST(RecordCli, HelpAndVersion) {
@@ -495,7 +495,7 @@ TEST(RecordCli, HelpAndVersion) {
 // 126 cannot execute, 127 not found, 2 usage errors before anything runs.
 TEST(RecordExit, CommandStatusPassesThrough) {
   for (int code : {0, 2, 3, 124}) {
-    TempDir dir;
+    ScratchDir dir;
     const std::string out = dir.file("s.pmclog");
     auto r = run({kRecord, "-q", "-o", out, "--", "sh", "-c", "exit " + std::to_string(code)});
     EXPECT_EQ(r.status, code) << r.err;
@@ -505,7 +505,7 @@ TEST(RecordExit, CommandStatusPassesThrough) {
 }
 
 TEST(RecordExit, SignalKilledCommandIs128PlusTheSignal) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("k.pmclog");
   auto r = run({kRecord, "-q", "-o", out, "--", "sh", "-c", "kill -TERM $$"});
   EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
@@ -513,17 +513,17 @@ TEST(RecordExit, SignalKilledCommandIs128PlusTheSignal) {
 }
 
 TEST(RecordExit, CommandNotFoundIs127) {
-  TempDir dir;
+  ScratchDir dir;
   for (const char* cmd : {"no-such-command-xyz", "/nonexistent/no-such-command"}) {
     auto r = run({kRecord, "-o", dir.file("n.pmclog"), "--", cmd});
     EXPECT_EQ(r.status, 127) << cmd << "\n" << r.err;
     EXPECT_NE(r.err.find("pmclog-record: cannot run"), std::string::npos) << r.err;
   }
-  EXPECT_TRUE(dir.entries().empty());
+  EXPECT_TRUE(dir.names().empty());
 }
 
 TEST(RecordExit, CommandNotExecutableIs126) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string script = dir.file("plain.sh");
   {
     FILE* f = std::fopen(script.c_str(), "w");
@@ -532,7 +532,7 @@ TEST(RecordExit, CommandNotExecutableIs126) {
     std::fclose(f);
   }
   chmod(script.c_str(), 0644);
-  for (const std::string& cmd : {script, dir.path}) {  // a file without x, a directory
+  for (const std::string& cmd : {script, dir.str()}) {  // a file without x, a directory
     auto r = run({kRecord, "-o", dir.file("x.pmclog"), "--", cmd});
     // root may execute a file without x only if some x bit is set: none is here
     EXPECT_EQ(r.status, 126) << cmd << "\n" << r.err;
@@ -543,7 +543,7 @@ TEST(RecordExit, CommandNotExecutableIs126) {
 // What a shell answers for a command found through PATH: 126 for a file without x, 127 for
 // one whose interpreter does not exist (execv fails with ENOENT after the file was found).
 TEST(RecordExit, PathLookupAndMissingInterpreterAnswerAsAShell) {
-  TempDir dir;
+  ScratchDir dir;
   auto make_script = [&](const std::string& name, const char* text, mode_t mode) {
     const std::string p = dir.file(name);
     FILE* f = std::fopen(p.c_str(), "w");
@@ -555,7 +555,7 @@ TEST(RecordExit, PathLookupAndMissingInterpreterAnswerAsAShell) {
   };
   make_script("noexec-cmd", "exit 0\n", 0644);
   const std::string orphan = make_script("orphan.sh", "#!/nonexistent/interp\nexit 0\n", 0755);
-  auto in_path = run({"/usr/bin/env", "PATH=" + dir.path, kRecord, "-q", "-o",
+  auto in_path = run({"/usr/bin/env", "PATH=" + dir.str(), kRecord, "-q", "-o",
                       dir.file("p.pmclog"), "--", "noexec-cmd"});
   EXPECT_EQ(in_path.status, 126) << in_path.err;
   EXPECT_NE(in_path.err.find("Permission denied"), std::string::npos) << in_path.err;
@@ -566,7 +566,7 @@ TEST(RecordExit, PathLookupAndMissingInterpreterAnswerAsAShell) {
 }
 
 TEST(RecordExit, OwnFailureIs125AndTheCommandDoesNotRun) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string marker = dir.file("ran");
   auto r = run({kRecord, "-o", dir.file("no-dir/x.pmclog"), "--", "sh", "-c",
                 "touch '" + marker + "'"});
@@ -587,7 +587,7 @@ uint64_t max_sample_rate() {
 TEST(RecordExit, OutOfRangeValuesAreUsageErrors) {
   const uint64_t max = max_sample_rate();
   if (max == 0) GTEST_SKIP() << "no kernel.perf_event_max_sample_rate here";
-  TempDir dir;
+  ScratchDir dir;
   const std::string marker = dir.file("ran");
   std::vector<std::vector<std::string>> bad = {{"-F", std::to_string(max + 1)}, {"-F", "0"},
                                                {"-c", "0"}, {"--address-width", "3"},
@@ -605,7 +605,7 @@ TEST(RecordExit, OutOfRangeValuesAreUsageErrors) {
     EXPECT_EQ(r.err.rfind("pmclog-record: ", 0), 0u) << r.err;
     EXPECT_EQ(r.err.substr(nl + 1), "Try 'pmclog-record --help'.\n") << r.err;
   }
-  EXPECT_TRUE(dir.entries().empty()) << "nothing was run or written";
+  EXPECT_TRUE(dir.names().empty()) << "nothing was run or written";
   // the kernel's maximum itself is accepted
   auto ok = run({kRecord, "-q", "-F", std::to_string(max), "-o", dir.file("m.pmclog"), "--",
                  "sh", "-c", "exit 0"});
@@ -620,7 +620,7 @@ TEST(RecordCli, LostSamplesBecomeDropnotify) {
     ~Unset() { unsetenv("PMCLOG_RECORD_DRAIN_DELAY_MS"); }
   } unset;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    TempDir dir;
+    ScratchDir dir;
     const std::string out = dir.file("lost.pmclog");
     auto r = run({kRecord, "--mmap-pages", "1", "-c", "50000", "-o", out, "--", kCpuHot, "0.5"});
     ASSERT_EQ(r.status, 0) << r.err;
@@ -636,7 +636,7 @@ TEST(RecordCli, LostSamplesBecomeDropnotify) {
 
 TEST(RecordCli, SystemWideHasOnePmcPerCpu) {
   if (geteuid() != 0) GTEST_SKIP() << "-a needs root here";
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("all.pmclog");
   auto r = run({kRecord, "-a", "--duration", "0.5", "-o", out});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -666,7 +666,7 @@ TEST(RecordCli, UnprivilegedSystemWideNamesParanoidSetting) {
     std::fclose(f);
   }
   if (geteuid() != 0 || paranoid <= 0) GTEST_SKIP() << "needs root (to drop to nobody) and paranoid > 0";
-  auto r = run({kRecord, "-a", "--duration", "0.2", "-o", "/tmp/never-written.pmclog"}, {}, 65534);
+  auto r = run({kRecord, "-a", "--duration", "0.2", "-o", "/tmp/never-written.pmclog"}, as_user(65534));
   // 125/126 without a message of the tool: the test harness could not start it as nobody
   if ((r.status == 125 || r.status == 126) && r.err.find("pmclog-record: ") == std::string::npos)
     GTEST_SKIP() << "cannot run the tool as nobody";
@@ -684,10 +684,10 @@ TEST(RecordCli, StrictParanoidGivesUserOnlyCallchains) {
     std::fclose(f);
   }
   if (geteuid() != 0 || paranoid < 2) GTEST_SKIP() << "needs root (to drop to nobody) and paranoid >= 2";
-  TempDir dir;
-  chmod(dir.path.c_str(), 0777);
+  ScratchDir dir;
+  chmod(dir.str().c_str(), 0777);
   const std::string out = dir.file("user.pmclog");
-  auto r = run({kRecord, "-o", out, "--", kCpuHot, "0.5"}, {}, 65534);
+  auto r = run({kRecord, "-o", out, "--", kCpuHot, "0.5"}, as_user(65534));
   if (r.status >= 125 && r.err.find("pmclog-record: ") == std::string::npos)
     GTEST_SKIP() << "nobody cannot run the build tree's programs: " << r.err;
   ASSERT_EQ(r.status, 0) << r.err;
@@ -701,7 +701,7 @@ TEST(RecordCli, StrictParanoidGivesUserOnlyCallchains) {
 }
 
 TEST(RecordCli, DepthLimitAndGenerationCap) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("depth.pmclog");
   auto r = run({kRecord, "--depth", "2", "-o", out, "--", kCpuHot, "0.3"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -745,7 +745,7 @@ TEST(RecordCli, DepthUpToTheKernelsMaximum) {
     std::fclose(f);
   }
   if (max_stack == 0 || max_stack >= 512) GTEST_SKIP() << "perf_event_max_stack " << max_stack;
-  TempDir dir;
+  ScratchDir dir;
   for (uint32_t depth : {max_stack - 3, max_stack}) {
     SCOPED_TRACE(depth);
     const std::string out = dir.file(std::to_string(depth) + ".pmclog");
@@ -770,7 +770,7 @@ TEST(RecordCli, DepthUpToTheKernelsMaximum) {
 TEST(RecordCli, CountingModeGivesEachProcessItsOwnTotal) {
   // The parent only waits while its child burns 0.5 s: each PROCEXIT holds its own count,
   // not the inherited sum.
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("count-fork.pmclog");
   auto r = run({kRecord, "--count", "-e", "task-clock,page-faults", "-o", out, "--", kForkHot,
                 "0.5"});
@@ -805,7 +805,7 @@ TEST(RecordCli, CountingModeGivesEachProcessItsOwnTotal) {
 
 TEST(RecordCli, CountingModeTotalsIncludeDescendants) {
   // What perf stat reports for the command: the parent's and the child's time together.
-  TempDir dir;
+  ScratchDir dir;
   auto r = run({kRecord, "--count", "--per-process", "-e", "task-clock,page-faults", "-o",
                 dir.file("c.pmclog"), "--", kForkHot, "0.5"});
   if (skip_without_count_support(r)) GTEST_SKIP() << r.err;
@@ -848,7 +848,7 @@ class RecordMigrating : public ::testing::TestWithParam<bool> {};
 
 TEST_P(RecordMigrating, CountedOnceWhileMovingBetweenCpus) {
   const bool child_mode = GetParam();
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("migrate.pmclog");
   std::vector<std::string> argv = {kRecord, "--count", "-e", "task-clock", "-o", out, "--",
                                    kMigrateHot};
@@ -888,7 +888,7 @@ INSTANTIATE_TEST_SUITE_P(Counting, RecordMigrating, ::testing::Values(false, tru
 
 // hwpmc writes the kernel stack of a kernel-mode sample, nothing more.
 TEST(RecordCli, KernelSamplesHaveOnlyKernelFramesByDefault) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("kernel.pmclog");
   auto r = run({kRecord, "--generation", "M10", "-o", out, "--", kKernelHot, "0.5"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -909,7 +909,7 @@ TEST(RecordCli, KernelSamplesHaveOnlyKernelFramesByDefault) {
 }
 
 TEST(RecordCli, UserCallchainMergesUserFramesIntoKernelSamples) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("merged.pmclog");
   auto r = run({kRecord, "--generation", "M10", "--user-callchain", "-o", out, "--",
                 kKernelHot, "0.5"});
@@ -935,15 +935,15 @@ TEST(RecordCli, UserCallchainMergesUserFramesIntoKernelSamples) {
 
 TEST(RecordCli, UserCallchainNeedsAModernGeneration) {
   for (const char* gen : {"L2", "L3"}) {
-    TempDir dir;
+    ScratchDir dir;
     auto r = run({kRecord, "--generation", gen, "--user-callchain", "-o", dir.file("x"), "--",
                   kCpuHot, "0.1"});
     EXPECT_EQ(r.status, 2) << gen;
     EXPECT_NE(r.err.find("--user-callchain needs a modern generation"), std::string::npos)
         << r.err;
-    EXPECT_TRUE(dir.entries().empty());
+    EXPECT_TRUE(dir.names().empty());
   }
-  TempDir dir;
+  ScratchDir dir;
   auto c = run({kRecord, "--generation", "M10", "--user-callchain", "--count", "-o",
                 dir.file("x"), "--", kCpuHot, "0.1"});
   EXPECT_EQ(c.status, 2) << c.err;
@@ -952,7 +952,7 @@ TEST(RecordCli, UserCallchainNeedsAModernGeneration) {
 // Frame-pointer unwinding through a frame pointer aimed at text yields return
 // addresses that cannot be code; the chains stop before them and the count is printed.
 TEST(RecordCli, ImpossibleReturnAddressesCutTheChain) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("garbage.pmclog");
   auto r = run({kRecord, "-o", out, "--", kGarbageFp, "0.5"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -982,7 +982,7 @@ TEST(RecordCli, ImpossibleReturnAddressesCutTheChain) {
 }
 
 TEST(RecordCli, BigEndianOutputReadsBack) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("be.pmclog");
   auto r = run({kRecord, "--byte-order", "big", "--generation", "M10", "-o", out, "--", kCpuHot,
                 "0.3"});

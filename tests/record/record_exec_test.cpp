@@ -90,7 +90,7 @@ uint64_t linker_entry(const std::string& program) {
 // What FreeBSD's kernel puts in PROCEXEC, from what the program itself saw: M10 the linker's
 // load base (AT_BASE) and the PIE bias (0 for a fixed-address program); older generations
 // the address the program starts at, the linker's entry point.
-void expect_procexec_addresses(const Log& log, const std::string& program, const RunResult& r,
+void expect_procexec_addresses(const Log& log, const std::string& program, const Ran& r,
                                uint64_t bias) {
   uint64_t at_base = 0;
   ASSERT_TRUE(output_value(r.out, "at_base", at_base)) << r.out;
@@ -119,7 +119,7 @@ TEST_P(FixedAddress, FarHotFunctionIsNamedInEveryGeneration) {
   const uint64_t pad = symbol_address(kFarHot, "far_padding");
   ASSERT_GT(hot, pmcprofile::read_elf_layout(kFarHot).exec_lo + (8u << 20)) << std::hex << hot;
   ASSERT_GT(hot, pad);
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("far.pmclog");
   const auto r = run({kRecord, "--generation", GetParam(), "-o", out, "--", kFarHot, "0.3"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -137,7 +137,7 @@ INSTANTIATE_TEST_SUITE_P(Generations, FixedAddress, ::testing::Values("L2", "L3"
 // M10's second address is the program's load bias (a PIE's, with the toolchain's default),
 // as its own address of its hot function says; the first the linker's base.
 TEST(RecordExec, LoadBiasAndLinkerBaseAsFreeBsdLogsThem) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("pie.pmclog");
   const auto r = run({kRecord, "--generation", "M10", "-o", out, "--", kCpuHot, "0.1"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -153,7 +153,7 @@ TEST(RecordExec, LoadBiasAndLinkerBaseAsFreeBsdLogsThem) {
 TEST(RecordExec, ReportIgnoresABiasGivenForAFixedAddressProgram) {
   const uint64_t hot = symbol_address(kFarHot, "hot_function");
   ASSERT_NE(hot, 0u);
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("biased.pmclog");
   const auto abi = pmclog::Abi::make(pmclog::Generation::M10, 8, pmclog::ByteOrder::little);
   record::LogSink sink(abi, out);
@@ -214,7 +214,7 @@ TEST(RecordExec, ReportIgnoresABiasGivenForAFixedAddressProgram) {
 // The names of a process and its thread follow exec, as perf's do: samples after the exec
 // are the new program's, in the thread view too.
 TEST(RecordExec, ThreadNameFollowsExec) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string copy = dir.file("renamed_hot");
   ASSERT_EQ(run({"/bin/cp", kCpuHot, copy}).status, 0);
   const std::string out = dir.file("exec.pmclog");
@@ -239,7 +239,7 @@ TEST(RecordExec, ThreadNameFollowsExec) {
 // the report and in --stats.
 TEST(RecordExec, SystemWideRecordingNamesItsProcesses) {
   if (geteuid() != 0) GTEST_SKIP() << "-a needs root here";
-  TempDir dir;
+  ScratchDir dir;
   const std::string copy = dir.file("sysw_hot");
   ASSERT_EQ(run({"/bin/cp", kCpuHot, copy}).status, 0);
   const std::string out = dir.file("all.pmclog");
@@ -258,7 +258,7 @@ TEST(RecordExec, SystemWideRecordingNamesItsProcesses) {
 
 // Two pmcs log two PROCEXECs of one exec: --stats counts the exec once.
 TEST(RecordExec, StatsCountAnExecOncePerProcess) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("two.pmclog");
   const auto r = run({kRecord, "-e", "cpu-clock,task-clock", "-o", out, "--", kExecHot, kCpuHot,
                       "0.1"});

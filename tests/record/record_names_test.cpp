@@ -28,7 +28,7 @@ void expect_clean_messages(const std::string& err) {
 }  // namespace
 
 TEST(RecordNames, MissingCommand) {
-  TempDir dir;
+  ScratchDir dir;
   auto r = run({kRecord, "-o", dir.file("out.pmclog"), "--", dir.file(kName)});
   EXPECT_EQ(r.status, 127);
   expect_clean_messages(r.err);
@@ -36,11 +36,11 @@ TEST(RecordNames, MissingCommand) {
   quoted += dir.file(kShown);
   quoted += '\'';
   EXPECT_NE(r.err.find(quoted), std::string::npos) << r.err;
-  EXPECT_TRUE(dir.entries().empty());
+  EXPECT_TRUE(dir.names().empty());
 }
 
 TEST(RecordNames, OutputNamedInTheSummary) {
-  TempDir dir;
+  ScratchDir dir;
   auto r = run({kRecord, "-e", "cpu-clock", "-o", dir.file(kName), "--", kCpuHot, "0.1"});
   ASSERT_EQ(r.status, 0) << r.err;
   expect_clean_messages(r.err);
@@ -49,7 +49,7 @@ TEST(RecordNames, OutputNamedInTheSummary) {
 }
 
 TEST(RecordNames, OutputThatCannotBeCreated) {
-  TempDir dir;
+  ScratchDir dir;
   auto r = run({kRecord, "-e", "cpu-clock", "-o", dir.file(kName + "/out.pmclog"), "--",
                 kCpuHot, "0.1"});
   EXPECT_NE(r.status, 0);

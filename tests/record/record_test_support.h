@@ -1,31 +1,40 @@
-// Helpers for the pmclog-record tests: running programs as subprocesses and reading logs
-// back with the library.
+// Helpers for the pmclog-record tests: reading logs back with the library, and facts about
+// binaries. Running programs, files and scratch folders come from the tests' support library
+// (tests/common/support).
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "pmclog/pmclog.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
 namespace rectest {
 
-struct RunResult {
-  int status = -1;  // exit code, or 128+signal
-  std::string out, err;
-};
+using pmclog_test::Ran;
+using pmclog_test::run;
+using pmclog_test::RunOptions;
+using pmclog_test::ScratchDir;
 
-// Runs argv[0] with argv; `during` is called with the child's pid while it runs. With
-// `uid` >= 0 (root only) the program runs as that user.
-RunResult run(const std::vector<std::string>& argv,
-              const std::function<void(pid_t)>& during = {}, int uid = -1);
-// The same with standard output on `out_fd` (a pipe, a terminal, /dev/full): `out` stays
-// empty. `during` runs after the fork, with the parent's copy of `out_fd` still open.
-RunResult run_with_stdout(const std::vector<std::string>& argv, int out_fd,
-                          const std::function<void(pid_t)>& during = {});
+// Options for a run with standard output on `fd` (a pipe, a terminal, /dev/full); the
+// descriptor stays the caller's.
+inline RunOptions stdout_to(int fd) {
+  RunOptions o;
+  o.stdout_fd = fd;
+  return o;
+}
+
+// Options for a run as user `uid` (root only).
+inline RunOptions as_user(int uid) {
+  RunOptions o;
+  o.uid = uid;
+  return o;
+}
 
 struct Log {
   bool ok = false;
@@ -37,15 +46,6 @@ struct Log {
   size_t count(pmclog::Kind k) const { return of(k).size(); }
 };
 Log read_log(const std::string& path);
-
-// A fresh directory for one test, removed with its files at destruction.
-struct TempDir {
-  TempDir();
-  ~TempDir();
-  std::string path;
-  std::string file(const std::string& name) const { return path + "/" + name; }
-  std::vector<std::string> entries() const;
-};
 
 bool file_exists(const std::string& p);
 std::string real_path(const std::string& p);

@@ -22,7 +22,7 @@ const std::string kRecord = PMCLOG_RECORD_EXE;
 const std::string kCpuHot = real_path(WORKLOAD_CPU_HOT);
 
 // A usage error: the message on the first line, the Try line after it, status 2.
-void expect_usage_error(const RunResult& r, const std::string& what) {
+void expect_usage_error(const Ran& r, const std::string& what) {
   SCOPED_TRACE(what);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err.rfind("pmclog-record: ", 0), 0u) << r.err;
@@ -32,7 +32,7 @@ void expect_usage_error(const RunResult& r, const std::string& what) {
 }
 
 // `args`, then a command that leaves a marker if it runs at all.
-RunResult run_marked(const TempDir& dir, const std::vector<std::string>& args) {
+Ran run_marked(const ScratchDir& dir, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {kRecord, "-o", dir.file("x.pmclog")};
   argv.insert(argv.end(), args.begin(), args.end());
   for (const char* a : {"--", "sh", "-c"}) argv.push_back(a);
@@ -51,7 +51,7 @@ std::string join(const std::vector<std::string>& v) {
 // --count counts: a sampling rate, a period, a callchain depth or user frames in callchains
 // would be ignored in silence. The message names --count and the option as typed.
 TEST(RecordUsage, CountRefusesSamplingOptions) {
-  TempDir dir;
+  ScratchDir dir;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"-F", "100"}, "-F/--freq"},        {{"--freq=100"}, "-F/--freq"},
       {{"-c", "1000"}, "-c/--period"},     {{"--period", "1000"}, "-c/--period"},
@@ -64,13 +64,13 @@ TEST(RecordUsage, CountRefusesSamplingOptions) {
     EXPECT_NE(r.err.find("--count"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(named), std::string::npos) << r.err;
   }
-  EXPECT_TRUE(dir.entries().empty()) << "nothing was run or written";
+  EXPECT_TRUE(dir.names().empty()) << "nothing was run or written";
 }
 
 // Values that used to be taken in silence: a zero duration (which meant "no limit"), values
 // that wrapped around (-1 as an unsigned is 2^64-1), durations no clock can count to.
 TEST(RecordUsage, OutOfRangeValuesNameTheOptionAndTheValue) {
-  TempDir dir;
+  ScratchDir dir;
   const std::vector<std::vector<std::string>> bad = {
       {"--duration", "0"},      {"--duration", "-1"},        {"--duration", "nan"},
       {"--duration", "inf"},    {"--duration", "1e30"},      {"--duration", "abc"},
@@ -85,7 +85,7 @@ TEST(RecordUsage, OutOfRangeValuesNameTheOptionAndTheValue) {
         << "the value is quoted: " << r.err;
     EXPECT_NE(r.err.find(args[0]), std::string::npos) << "the option is named: " << r.err;
   }
-  EXPECT_TRUE(dir.entries().empty()) << "nothing was run or written";
+  EXPECT_TRUE(dir.names().empty()) << "nothing was run or written";
 }
 
 // A binary log on a terminal is refused before anything runs, as gzip refuses to write
@@ -98,11 +98,10 @@ TEST(RecordUsage, BinaryLogOnATerminalIsRefused) {
   const std::string slave_name = ptsname(master);
   const int slave = open(slave_name.c_str(), O_RDWR | O_NOCTTY);
   ASSERT_GE(slave, 0);
-  TempDir dir;
+  ScratchDir dir;
   const std::string marker = dir.file("ran");
   for (const std::string& out : {std::string("-"), slave_name}) {
-    auto r = run_with_stdout({kRecord, "-o", out, "--", "sh", "-c", "touch '" + marker + "'"},
-                             slave);
+    auto r = run({kRecord, "-o", out, "--", "sh", "-c", "touch '" + marker + "'"}, stdout_to(slave));
     expect_usage_error(r, "-o " + out);
     EXPECT_NE(r.err.find("-o"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("terminal"), std::string::npos) << r.err;
@@ -132,7 +131,7 @@ TEST(RecordUsage, HelpListsTheGenerationsItAccepts) {
       listed.push_back(w);
   }
   ASSERT_GE(listed.size(), 4u) << text;
-  TempDir dir;
+  ScratchDir dir;
   for (const auto& g : listed) {
     auto r = run({kRecord, "-q", "--generation", g, "-o", dir.file("g.pmclog"), "--", "true"});
     EXPECT_EQ(r.status, 0) << "the help lists " << g << ": " << r.err;
@@ -144,7 +143,7 @@ TEST(RecordUsage, HelpListsTheGenerationsItAccepts) {
 // As perf: the first argument that is not an option starts the command, whose own options
 // are its own; "--" still works; an option's value is never taken for the command.
 TEST(RecordArgs, CommandWithoutDoubleDash) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = dir.file("c.pmclog");
   struct Case {
     std::vector<std::string> args;
@@ -178,7 +177,7 @@ TEST(RecordOutput, FullStandardOutputFails) {
   const int full = open("/dev/full", O_WRONLY);
   ASSERT_GE(full, 0);
   for (const char* opt : {"--help", "-V", "--list-events"}) {
-    auto r = run_with_stdout({kRecord, opt}, full);
+    auto r = run({kRecord, opt}, stdout_to(full));
     EXPECT_EQ(r.status, 2) << opt << ": " << r.err;
     EXPECT_EQ(r.err, "pmclog-record: standard output: No space left on device\n") << opt;
   }
@@ -205,7 +204,7 @@ TEST(RecordOutput, ReaderThatGoesAwayGetsNoClaim) {
     fcntl(p[1], F_SETPIPE_SZ, 4096);
     std::vector<std::string> argv = {kRecord, "-F", "1000", "-o", "-", "--", "sh", "-c",
                                      "'" + kCpuHot + "' 0.2 >/dev/null; exit 3"};
-    auto r = run_with_stdout(argv, p[1], [&](pid_t) {
+    auto r = run(argv, stdout_to(p[1]), [&](pid_t) {
       close(p[1]);
       if (read_some) {
         char buf[10];

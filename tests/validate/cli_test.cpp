@@ -1,10 +1,8 @@
 // The tool as CI runs it: a subprocess with options, checked for exit status, line syntax and
 // the JSON / GitHub / JUnit output formats.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -12,23 +10,17 @@
 
 #include "log_builder.h"
 #include "rules.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
 namespace validate_test {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using pmclog_test::Ran;
+using pmclog_test::slurp;
+using pmclog_test::words;
 
 std::vector<std::string> lines(const std::string& s) {
   std::vector<std::string> out;
@@ -39,19 +31,9 @@ std::vector<std::string> lines(const std::string& s) {
 
 class Cli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("pmclog-validate-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   fs::path write(const std::string& name, const std::vector<uint8_t>& bytes) {
     const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<long>(bytes.size()));
+    pmclog_test::write_file(p, bytes);
     return p;
   }
   fs::path valid() {
@@ -75,28 +57,15 @@ class Cli : public ::testing::Test {
     return write("errors.pmclog", b.bytes());
   }
 
-  // Runs the tool through the shell with `args` (already quoted as needed).
-  Outcome run(const std::string& args, const std::string& stdin_from = "") {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    std::string cmd = std::string("'") + PMCLOG_VALIDATE_EXE + "' " + args + " >'" +
-                      out.string() + "' 2>'" + err.string() + "'";
-    if (!stdin_from.empty()) cmd += " <'" + stdin_from + "'";
-    const int rc = std::system(cmd.c_str());
-    Outcome r;
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  // Appends rather than "'" + s + "'": g++-12 -O3 warns falsely (-Wrestrict) on the latter.
-  static std::string q(const fs::path& p) {
-    std::string s(1, '\'');
-    s += p.string();
-    s += '\'';
-    return s;
+  // Runs the tool with `args`, standard input from `stdin_from` (else /dev/null).
+  Ran run(const std::vector<std::string>& args, const std::string& stdin_from = "") {
+    pmclog_test::RunOptions o;
+    o.stdin_path = stdin_from;
+    return pmclog_test::run(pmclog_test::concat({{PMCLOG_VALIDATE_EXE}, args}), o);
   }
 
-  fs::path dir_;
+  pmclog_test::ScratchDir scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 // FILE:0xHEX (DEC): error|warning: MESSAGE [rule-id], parsed by hand (std::regex trips a
@@ -160,7 +129,7 @@ bool is_annotation(const std::string& l) {
 }
 
 TEST_F(Cli, HelpAndVersion) {
-  const Outcome h = run("--help");
+  const Ran h = run({"--help"});
   EXPECT_EQ(h.status, 0);
   EXPECT_NE(h.out.find("Usage: pmclog-validate"), std::string::npos);
   for (const char* opt : {"--format", "--disable", "--enable", "--pedantic", "--strict",
@@ -169,7 +138,7 @@ TEST_F(Cli, HelpAndVersion) {
     EXPECT_NE(h.out.find(opt), std::string::npos) << opt;
   }
   for (const char* opt : {"-V", "--version"}) {
-    const Outcome v = run(opt);
+    const Ran v = run({opt});
     EXPECT_EQ(v.status, 0);
     EXPECT_EQ(v.out.rfind("pmclog-validate ", 0), 0u);
   }
@@ -178,7 +147,7 @@ TEST_F(Cli, HelpAndVersion) {
 // The options once, then the examples, then the exit statuses (the options used to come
 // twice: "Options" in the text and again as the group's caption, after the examples).
 TEST_F(Cli, HelpPrintsEachOptionOnceBeforeTheExamples) {
-  const Outcome h = run("--help");
+  const Ran h = run({"--help"});
   ASSERT_EQ(h.status, 0);
   const size_t examples = h.out.find("\nExamples:\n"), status = h.out.find("\nExit status:\n");
   ASSERT_NE(examples, std::string::npos) << h.out;
@@ -208,49 +177,49 @@ TEST_F(Cli, HelpPrintsEachOptionOnceBeforeTheExamples) {
 
 TEST_F(Cli, UsageErrorsExitTwo) {
   // No file is standard input, as in every tool (here /dev/null: an empty log, exit 1).
-  const Outcome none = run("");
+  const Ran none = run({});
   EXPECT_EQ(none.status, 1);
   EXPECT_NE(none.out.find("(stdin):0x0 (0): error: the log is empty"), std::string::npos)
       << none.out;
-  EXPECT_EQ(run("--no-such-option x").status, 2);
-  EXPECT_EQ(run("--format=xml " + q(valid())).status, 2);
-  EXPECT_EQ(run("--disable no-such-rule " + q(valid())).status, 2);
-  EXPECT_EQ(run("--generation L9 " + q(valid())).status, 2);
+  EXPECT_EQ(run({"--no-such-option", "x"}).status, 2);
+  EXPECT_EQ(run({"--format=xml", valid()}).status, 2);
+  EXPECT_EQ(run({"--disable", "no-such-rule", valid()}).status, 2);
+  EXPECT_EQ(run({"--generation", "L9", valid()}).status, 2);
   for (const std::string& bad : {std::string("--address-width 32"), std::string("-w 4"),
                                  std::string("-g L3"), std::string("-b big"),
                                  std::string("--time-width 3")}) {
-    const Outcome r = run(bad + " " + q(valid()));
+    const Ran r = run(pmclog_test::concat({words(bad), {valid()}}));
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_EQ(r.out, "") << bad;
     EXPECT_EQ(r.err.rfind("pmclog-validate: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("\nTry 'pmclog-validate --help'.\n"), std::string::npos) << r.err;
   }
-  EXPECT_EQ(run("--enable cpu-out-of-range " + q(valid())).status, 2);  // needs --max-cpu
-  const Outcome missing = run(q(dir_ / "missing.pmclog"));
+  EXPECT_EQ(run({"--enable", "cpu-out-of-range", valid()}).status, 2);  // needs --max-cpu
+  const Ran missing = run({dir_ / "missing.pmclog"});
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("missing.pmclog"), std::string::npos);
 }
 
 TEST_F(Cli, ExitStatuses) {
-  const Outcome ok = run(q(valid()));
+  const Ran ok = run({valid()});
   EXPECT_EQ(ok.status, 0) << ok.out;
   EXPECT_EQ(lines(ok.out).size(), 1u);
   EXPECT_NE(ok.out.find("0 errors, 0 warnings"), std::string::npos) << ok.out;
 
-  EXPECT_EQ(run(q(with_warning())).status, 0);
-  EXPECT_EQ(run("--strict " + q(with_warning())).status, 1);
-  EXPECT_EQ(run(q(with_errors())).status, 1);
-  EXPECT_EQ(run("--disable dropnotify --strict " + q(with_warning())).status, 0);
+  EXPECT_EQ(run({with_warning()}).status, 0);
+  EXPECT_EQ(run({"--strict", with_warning()}).status, 1);
+  EXPECT_EQ(run({with_errors()}).status, 1);
+  EXPECT_EQ(run({"--disable", "dropnotify", "--strict", with_warning()}).status, 0);
   // An unreadable file wins: 2 even when another file has errors.
-  EXPECT_EQ(run(q(with_errors()) + " " + q(dir_ / "nope")).status, 2);
+  EXPECT_EQ(run({with_errors(), dir_ / "nope"}).status, 2);
   // Not a log at all: a finding (1), not an I/O error.
-  const Outcome junk = run(q(write("junk.txt", std::vector<uint8_t>(100, 'j'))));
+  const Ran junk = run({write("junk.txt", std::vector<uint8_t>(100, 'j'))});
   EXPECT_EQ(junk.status, 1);
   EXPECT_NE(junk.out.find("[not-a-log]"), std::string::npos) << junk.out;
 }
 
 TEST_F(Cli, TextLinesAreSortedWithHexAndDecimalOffsets) {
-  const Outcome r = run(q(with_errors()));
+  const Ran r = run({with_errors()});
   const auto ls = lines(r.out);
   ASSERT_EQ(ls.size(), 4u) << r.out;  // three diagnostics and the summary
   uint64_t prev = 0;
@@ -270,14 +239,14 @@ TEST_F(Cli, TextLinesAreSortedWithHexAndDecimalOffsets) {
 }
 
 TEST_F(Cli, QuietPrintsNothing) {
-  const Outcome r = run("--quiet " + q(with_errors()));
+  const Ran r = run({"--quiet", with_errors()});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "");
 }
 
 TEST_F(Cli, MaxErrorsLimitsTheLines) {
-  const Outcome r = run("--max-errors 1 " + q(with_errors()));
+  const Ran r = run({"--max-errors", "1", with_errors()});
   EXPECT_EQ(r.status, 1);
   const auto ls = lines(r.out);
   ASSERT_EQ(ls.size(), 2u) << r.out;
@@ -287,15 +256,15 @@ TEST_F(Cli, MaxErrorsLimitsTheLines) {
 
 TEST_F(Cli, StandardInputAndGzip) {
   const fs::path f = with_errors();
-  const Outcome file = run(q(f));
-  const Outcome pipe = run("-", f.string());
+  const Ran file = run({f});
+  const Ran pipe = run({"-"}, f.string());
   EXPECT_EQ(pipe.status, 1);
   // Same diagnostics, named "(stdin)" as in every tool.
   EXPECT_EQ(lines(pipe.out).size(), lines(file.out).size()) << pipe.out;
   EXPECT_NE(pipe.out.find("(stdin):0x"), std::string::npos) << pipe.out;
-  if (std::system("command -v gzip >/dev/null 2>&1") == 0) {
-    ASSERT_EQ(std::system(("gzip -k " + q(f)).c_str()), 0);
-    const Outcome gz = run(q(f.string() + ".gz"));
+  if (pmclog_test::run({"gzip", "--version"}).status == 0) {
+    ASSERT_EQ(pmclog_test::run({"gzip", "-k", f}).status, 0);
+    const Ran gz = run({f.string() + ".gz"});
     EXPECT_EQ(gz.status, 1);
     EXPECT_EQ(lines(gz.out).size(), lines(file.out).size()) << gz.out;
   }
@@ -307,7 +276,7 @@ TEST_F(Cli, JsonReportParsesAndCarriesEveryField) {
   const auto x = build_valid(b);
   b.set_magic(x.userdata, 0x22);
   const fs::path odd = write("od\"d\x01name.pmclog", b.bytes());
-  const Outcome r = run("--format=json " + q(odd) + " " + q(valid()));
+  const Ran r = run({"--format=json", odd, valid()});
   EXPECT_EQ(r.status, 1);
   const auto j = nlohmann::json::parse(r.out);  // throws (fails the test) when invalid
   ASSERT_EQ(j["files"].size(), 2u);
@@ -330,7 +299,7 @@ TEST_F(Cli, JsonReportParsesAndCarriesEveryField) {
 }
 
 TEST_F(Cli, GithubAnnotations) {
-  const Outcome r = run("--format=github " + q(with_errors()) + " " + q(with_warning()));
+  const Ran r = run({"--format=github", with_errors(), with_warning()});
   EXPECT_EQ(r.status, 1);
   const auto ls = lines(r.out);
   ASSERT_EQ(ls.size(), 5u) << r.out;  // 3 errors, 1 warning, summary
@@ -342,8 +311,7 @@ TEST_F(Cli, GithubAnnotations) {
 
 TEST_F(Cli, JunitFileIsWellFormedAndWrittenAtomically) {
   const fs::path xml = dir_ / "report.xml";
-  const Outcome r = run("--format=junit -o " + q(xml) + " " + q(with_errors()) + " " +
-                    q(with_warning()) + " " + q(valid()));
+  const Ran r = run({"--format=junit", "-o", xml, with_errors(), with_warning(), valid()});
   EXPECT_EQ(r.status, 1);
   ASSERT_TRUE(fs::exists(xml));
   const std::string text = slurp(xml);
@@ -352,29 +320,29 @@ TEST_F(Cli, JunitFileIsWellFormedAndWrittenAtomically) {
   EXPECT_NE(text.find("<failure"), std::string::npos);
   EXPECT_NE(text.find("[bad-magic]"), std::string::npos);
   // Well formed: a real XML parser accepts it.
-  const std::string check = "python3 -c 'import sys, xml.dom.minidom; "
-                            "xml.dom.minidom.parse(sys.argv[1])' " + q(xml);
-  EXPECT_EQ(std::system(check.c_str()), 0) << text;
+  const Ran check = pmclog_test::run(
+      {"python3", "-c", "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])", xml});
+  EXPECT_EQ(check.status, 0) << check.err << text;
   // No temporary file left beside it.
   for (const auto& e : fs::directory_iterator(dir_)) {
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
   }
   // --strict turns the warning-only file into a failure too.
-  EXPECT_EQ(run("--strict --format=junit -o " + q(xml) + " " + q(with_warning())).status, 1);
+  EXPECT_EQ(run({"--strict", "--format=junit", "-o", xml, with_warning()}).status, 1);
   EXPECT_NE(slurp(xml).find("failures=\"1\""), std::string::npos);
   // An unwritable output is an I/O error and leaves nothing behind.
-  EXPECT_EQ(run("--format=junit -o " + q(dir_ / "no-dir" / "r.xml") + " " + q(valid())).status, 2);
+  EXPECT_EQ(run({"--format=junit", "-o", dir_ / "no-dir" / "r.xml", valid()}).status, 2);
 }
 
 TEST_F(Cli, ListRules) {
-  const Outcome r = run("--list-rules");
+  const Ran r = run({"--list-rules"});
   EXPECT_EQ(r.status, 0);
   for (const auto& rule : pmclog::validate::rules()) {
     EXPECT_NE(r.out.find(std::string(rule.id)), std::string::npos) << rule.id;
   }
   EXPECT_NE(r.out.find("why error:"), std::string::npos);
   EXPECT_NE(r.out.find("why warning:"), std::string::npos);
-  const Outcome j = run("--list-rules --format=json");
+  const Ran j = run({"--list-rules", "--format=json"});
   const auto arr = nlohmann::json::parse(j.out);
   ASSERT_EQ(arr.size(), pmclog::validate::kRuleCount);
   for (const auto& e : arr) {
@@ -410,8 +378,8 @@ std::vector<std::string> cited_sections(const std::string& text) {
 TEST_F(Cli, ListRulesCitesFormatDocSections) {
   const std::set<std::string> sections = format_doc_sections();
   ASSERT_TRUE(sections.count("2.2") && sections.count("18")) << "docs/format.md headings";
-  const Outcome text = run("--list-rules");
-  const Outcome json = run("--list-rules --format=json");
+  const Ran text = run({"--list-rules"});
+  const Ran json = run({"--list-rules", "--format=json"});
   ASSERT_EQ(text.status, 0);
   ASSERT_EQ(json.status, 0);
   // Rules cite docs/format.md, whose name is lower case; no upper-case FORMAT file is named.
@@ -440,25 +408,25 @@ TEST_F(Cli, RuleSwitchesAndCpuLimit) {
   const std::string seed = std::string(PMCLOG_FIXTURES_DIR) + "/golden/seed-lp64-le.pmclog";
   // Only warnings (pmcid-never-allocated, dropnotify; see fixtures_test.cpp): valid, unless
   // --strict.
-  EXPECT_EQ(run(q(seed)).status, 0);
-  EXPECT_EQ(run("--strict " + q(seed)).status, 1);
-  EXPECT_EQ(run("--strict --disable pmcid-never-allocated,dropnotify " + q(seed)).status, 0);
+  EXPECT_EQ(run({seed}).status, 0);
+  EXPECT_EQ(run({"--strict", seed}).status, 1);
+  EXPECT_EQ(run({"--strict", "--disable", "pmcid-never-allocated,dropnotify", seed}).status, 0);
   // --pedantic adds map-out-without-map-in, which --enable turns on alone.
-  EXPECT_EQ(run("--strict --pedantic --disable pmcid-never-allocated,dropnotify " + q(seed)).status, 1);
-  EXPECT_EQ(run("--strict --enable map-out-without-map-in --disable "
-                "pmcid-never-allocated,dropnotify " + q(seed)).status, 1);
-  EXPECT_EQ(run("--disable structure " + q(seed)).status, 0);
-  const Outcome cpu = run("--disable structure --max-cpu 63 " + q(seed));
+  EXPECT_EQ(run({"--strict", "--pedantic", "--disable", "pmcid-never-allocated,dropnotify", seed}).status, 1);
+  EXPECT_EQ(run({"--strict", "--enable", "map-out-without-map-in", "--disable",
+                 "pmcid-never-allocated,dropnotify", seed}).status, 1);
+  EXPECT_EQ(run({"--disable", "structure", seed}).status, 0);
+  const Ran cpu = run({"--disable", "structure", "--max-cpu", "63", seed});
   EXPECT_EQ(cpu.status, 1);  // its callchains name cpus 127 and 254
   EXPECT_NE(cpu.out.find("[cpu-out-of-range]"), std::string::npos) << cpu.out;
-  const Outcome ped = run("--pedantic --disable structure,dropnotify " + q(seed));
+  const Ran ped = run({"--pedantic", "--disable", "structure,dropnotify", seed});
   EXPECT_EQ(ped.status, 0) << ped.out;
 }
 
 TEST_F(Cli, AbiOverrideNeverCrashes) {
   for (const char* o : {"--byte-order big", "--generation M9", "--generation L1",
                         "--address-width 4", "--generation M --address-width 4"}) {
-    const Outcome r = run(std::string(o) + " " + q(valid()));
+    const Ran r = run(pmclog_test::concat({words(o), {valid()}}));
     EXPECT_TRUE(r.status == 1) << o << "\n" << r.out << r.err;
   }
 }

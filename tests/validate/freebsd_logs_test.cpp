@@ -11,6 +11,9 @@
 #include "config.h"
 #include "log_builder.h"
 #include "rules.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
 namespace validate_test {
 namespace {
@@ -180,26 +183,20 @@ TEST(FreeBsdLogs, PedanticRulesSayWhy) {
 
 // As CI runs it: --strict passes both logs; --strict --pedantic fails them.
 TEST(FreeBsdLogs, StrictPassesAndPedanticFailsOnTheCommandLine) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("pmclog-validate-freebsd-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const pmclog_test::ScratchDir dir;
   int n = 0;
   for (const LogBuilder& b : {freebsd_m10_system_wide(), freebsd_late_l3()}) {
     const fs::path log = dir / ("log" + std::to_string(n++) + ".pmclog");
-    std::ofstream(log, std::ios::binary)
-        .write(reinterpret_cast<const char*>(b.bytes().data()),
-               static_cast<std::streamsize>(b.bytes().size()));
-    auto status = [&](const std::string& opts) {
-      const std::string cmd = std::string("'") + PMCLOG_VALIDATE_EXE + "' " + opts + " '" +
-                              log.string() + "' >/dev/null 2>&1";
-      const int rc = std::system(cmd.c_str());
-      return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    pmclog_test::write_file(log, b.bytes());
+    auto status = [&](const std::vector<std::string>& opts) {
+      pmclog_test::RunOptions o;
+      o.stdout_path = "/dev/null";
+      return pmclog_test::run(pmclog_test::concat({{PMCLOG_VALIDATE_EXE}, opts, {log}}), o).status;
     };
-    EXPECT_EQ(status("--strict"), 0) << describe(b.abi());
-    EXPECT_EQ(status("--strict --pedantic"), 1) << describe(b.abi());
-    EXPECT_EQ(status("--pedantic"), 0) << describe(b.abi());  // warnings only
+    EXPECT_EQ(status({"--strict"}), 0) << describe(b.abi());
+    EXPECT_EQ(status({"--strict", "--pedantic"}), 1) << describe(b.abi());
+    EXPECT_EQ(status({"--pedantic"}), 0) << describe(b.abi());  // warnings only
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

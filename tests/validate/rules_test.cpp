@@ -17,6 +17,9 @@
 #include "log_builder.h"
 #include "pmclog/parts.h"
 #include "rules.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
 namespace validate_test {
 namespace {
@@ -100,9 +103,9 @@ pmclog::validate::FileResult check_container(pmclog::Container c, bool done,
     build_valid(b);
     bytes.insert(bytes.end(), b.bytes().begin(), b.bytes().end());
   }
-  const std::string path = ::testing::TempDir() + "/rules_container_" + std::to_string(::getpid());
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                               static_cast<std::streamsize>(bytes.size()));
+  const pmclog_test::ScratchDir d;
+  const std::string path = d.file("container.pmclog");
+  pmclog_test::write_file(path, bytes);
   return pmclog::validate::validate_file(path, {}, defaults());
 }
 
@@ -285,15 +288,14 @@ TEST(Rules, TrailingGarbage) {
 TEST(Rules, CompressedDamaged) {
   LogBuilder b(l3());
   build_valid(b);
-  const std::string base = ::testing::TempDir() + "/rules_gz_" + std::to_string(::getpid());
-  std::ofstream(base, std::ios::binary)
-      .write(reinterpret_cast<const char*>(b.bytes().data()),
-             static_cast<std::streamsize>(b.bytes().size()));
-  ASSERT_EQ(std::system(("gzip -c " + base + " > " + base + ".gz").c_str()), 0);
-  std::ifstream in(base + ".gz", std::ios::binary);
-  std::string gz((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const pmclog_test::ScratchDir d;
+  const std::string base = d.file("log.pmclog");
+  pmclog_test::write_file(base, b.bytes());
+  const pmclog_test::Ran packed = pmclog_test::run({"gzip", "-c", base});
+  ASSERT_EQ(packed.status, 0) << packed.err;
+  std::string gz = packed.out;
   gz.resize(gz.size() - 12);  // the trailer and some deflate data
-  std::ofstream(base + ".gz", std::ios::binary | std::ios::trunc) << gz;
+  pmclog_test::write_file(base + ".gz", gz);
   const auto r = pmclog::validate::validate_file(base + ".gz", {}, pedantic());
   EXPECT_FALSE(r.io_error) << r.io_message;
   ASSERT_EQ(rule_ids(r), V{"compressed-damaged"}) << dump(r);

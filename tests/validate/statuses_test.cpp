@@ -3,75 +3,50 @@
 // -V and --list-rules too), option values and combinations refused as usage errors, and the
 // progress line: on a terminal only.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
 namespace validate_test {
 namespace {
 
 namespace fs = std::filesystem;
+using pmclog_test::concat;
+using pmclog_test::Ran;
+using pmclog_test::RunOptions;
+using pmclog_test::shell_quote;
+using pmclog_test::slurp;
+using pmclog_test::words;
 
 const std::string kSeed = std::string(PMCLOG_FIXTURES_DIR) + "/golden/seed-lp64-le.pmclog";
 const std::string kTry = "Try 'pmclog-validate --help'.\n";
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string q(const std::string& s) {
-  std::string r = "'";
-  for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return r + "'";
+std::string joined(const std::vector<std::string>& args) {
+  std::string s;
+  for (const auto& a : args) {
+    if (!s.empty()) s += ' ';
+    s += a;
+  }
+  return s;
 }
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 class Statuses : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("pmclog-validate-statuses-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+  static Ran run(const std::vector<std::string>& args, const RunOptions& o = {}) {
+    return pmclog_test::run(concat({{PMCLOG_VALIDATE_EXE}, args}), o);
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
-  // A shell command line; VALIDATE stands for the tool. Its stdout and stderr, unless the
-  // line redirects them itself.
-  Outcome shell(std::string cmd) {
-    for (size_t p; (p = cmd.find("VALIDATE")) != std::string::npos;)
-      cmd.replace(p, 8, q(PMCLOG_VALIDATE_EXE));
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string full = "bash -c " + q(cmd) + " >" + q(out.string()) + " 2>" +
-                             q(err.string()) + " </dev/null";
-    const int rc = std::system(full.c_str());
-    Outcome r;
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  Outcome run(const std::string& args) { return shell("VALIDATE " + args); }
-
-  void expect_usage(const std::string& args, const std::vector<std::string>& parts) {
-    SCOPED_TRACE(args);
-    const Outcome r = run(args);
+  void expect_usage(const std::vector<std::string>& args, const std::vector<std::string>& parts) {
+    SCOPED_TRACE(joined(args));
+    const Ran r = run(args);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err.rfind("pmclog-validate: ", 0), 0u) << r.err;
@@ -81,23 +56,26 @@ class Statuses : public ::testing::Test {
 
   std::string file(const std::string& name, const std::string& bytes) {
     const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << bytes;
+    pmclog_test::write_file(p, bytes);
     return p.string();
   }
-  std::string compress(const std::string& command, const std::string& bytes) {
-    const std::string in = file("plain.bin", bytes), out = (dir_ / "packed.bin").string();
-    if (std::system((command + " < " + q(in) + " > " + q(out)).c_str()) != 0) return "";
-    return slurp(out);
+  // `command` (fixed option text) from stdin to stdout; "" when it failed.
+  static std::string compress(const std::string& command, const std::string& bytes) {
+    RunOptions o;
+    o.stdin_data = bytes;
+    const Ran r = pmclog_test::run(words(command), o);
+    return r.status == 0 ? r.out : "";
   }
 
-  fs::path dir_;
+  pmclog_test::ScratchDir scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 TEST_F(Statuses, MissingInputOrFolderIsTwo) {
-  Outcome r = run(q((dir_ / "no-such.pmclog").string()));
+  Ran r = run({(dir_ / "no-such.pmclog").string()});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.err, "no-such.pmclog")) << r.err;
-  r = run(q(dir_.string()));
+  r = run({dir_.string()});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.err, "irectory")) << r.err;
 }
@@ -118,65 +96,68 @@ TEST_F(Statuses, DamagedCompressedDataIsOne) {
     ASSERT_GT(packed.size(), 64u);
     std::string head = packed;
     head[c.at] = static_cast<char>(head[c.at] ^ c.flip);
-    const Outcome h = run(q(file("bad-head.bin", head)));
+    const Ran h = run({file("bad-head.bin", head)});
     EXPECT_EQ(h.status, 1) << h.out << h.err;
     EXPECT_TRUE(has(h.out, ":0x0 (0): error: ")) << h.out;
     EXPECT_TRUE(has(h.out, "corrupt compressed data")) << h.out;
     EXPECT_TRUE(has(h.out, "[compressed-damaged]")) << h.out;
     const std::string cut = file("cut.bin", packed.substr(0, packed.size() * 3 / 4));
-    Outcome r = run(q(cut));
+    Ran r = run({cut});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_TRUE(has(r.out, "error:")) << r.out;
     EXPECT_TRUE(has(r.out, "[compressed-damaged]")) << r.out;
     EXPECT_FALSE(has(r.out, "unreadable")) << r.out;
-    r = run("--format=json " + q(cut));
+    r = run({"--format=json", cut});
     EXPECT_EQ(r.status, 1) << r.out;
     EXPECT_FALSE(has(r.out, "io_error")) << r.out;
 
     std::string second = packed;
     second[second.size() / 2] ^= 0x55;
     second.resize(second.size() - 4);
-    r = run(q(file("two.bin", packed + second)));
+    r = run({file("two.bin", packed + second)});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_TRUE(has(r.out, "[compressed-damaged]")) << r.out;
   }
 }
 
 TEST_F(Statuses, UnwritableStandardOutputIsTwoForEveryMode) {
-  for (const std::string& opts : {std::string("--help"), std::string("-V"), std::string("--version"),
-                                  std::string("--list-rules"),
-                                  std::string("--list-rules --format=json"), q(kSeed)}) {
-    const Outcome r = shell("VALIDATE " + opts + " >/dev/full");
+  RunOptions full;
+  full.stdout_path = "/dev/full";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--help"}, {"-V"}, {"--version"}, {"--list-rules"},
+        {"--list-rules", "--format=json"}, {kSeed}}) {
+    const std::string opts = joined(args);
+    const Ran r = run(args, full);
     EXPECT_EQ(r.status, 2) << opts << ": " << r.err;
     EXPECT_EQ(r.err, "pmclog-validate: standard output: No space left on device\n") << opts;
   }
 }
 
 TEST_F(Statuses, ListRulesTakesNoLog) {
-  expect_usage("--list-rules " + q(kSeed), {"unexpected argument '" + kSeed + "'", "--list-rules"});
-  expect_usage("--list-rules --format=github", {"--list-rules", "--format=github"});
-  EXPECT_EQ(run("--list-rules --format=json").status, 0);
+  expect_usage({"--list-rules", kSeed}, {"unexpected argument '" + kSeed + "'", "--list-rules"});
+  expect_usage({"--list-rules", "--format=github"}, {"--list-rules", "--format=github"});
+  EXPECT_EQ(run({"--list-rules", "--format=json"}).status, 0);
 }
 
 TEST_F(Statuses, NumbersOutOfRangeAreQuoted) {
-  expect_usage("--max-cpu -1 " + q(kSeed), {"--max-cpu: '-1' is not"});
-  expect_usage("--max-cpu=-1 " + q(kSeed), {"--max-cpu: '-1' is not"});
-  expect_usage("--max-cpu 4294967296 " + q(kSeed), {"--max-cpu: '4294967296' is not"});
-  expect_usage("--max-cpu 70000 " + q(kSeed), {"--max-cpu: '70000' is not"});
-  expect_usage("--max-cpu 1.5 " + q(kSeed), {"--max-cpu: '1.5' is not"});
-  expect_usage("--max-errors -1 " + q(kSeed), {"--max-errors: '-1' is not"});
-  EXPECT_EQ(run("--max-cpu 255 " + q(kSeed)).status, 0);
-  EXPECT_EQ(run("--max-errors 0 " + q(kSeed)).status, 0);
+  expect_usage({"--max-cpu", "-1", kSeed}, {"--max-cpu: '-1' is not"});
+  expect_usage({"--max-cpu=-1", kSeed}, {"--max-cpu: '-1' is not"});
+  expect_usage({"--max-cpu", "4294967296", kSeed}, {"--max-cpu: '4294967296' is not"});
+  expect_usage({"--max-cpu", "70000", kSeed}, {"--max-cpu: '70000' is not"});
+  expect_usage({"--max-cpu", "1.5", kSeed}, {"--max-cpu: '1.5' is not"});
+  expect_usage({"--max-errors", "-1", kSeed}, {"--max-errors: '-1' is not"});
+  EXPECT_EQ(run({"--max-cpu", "255", kSeed}).status, 0);
+  EXPECT_EQ(run({"--max-errors", "0", kSeed}).status, 0);
 }
 
 TEST_F(Statuses, LibpmcAndSysrootMustNameWhatTheySay) {
-  expect_usage("--libpmc " + q((dir_ / "no-such.so").string()) + " " + q(kSeed),
+  expect_usage({"--libpmc", (dir_ / "no-such.so").string(), kSeed},
                {"--libpmc", "no-such.so", "No such file"});
-  expect_usage("--libpmc " + q(dir_.string()) + " " + q(kSeed), {"--libpmc", "directory"});
-  expect_usage("--sysroot " + q((dir_ / "no-root").string()) + " " + q(kSeed),
+  expect_usage({"--libpmc", dir_.string(), kSeed}, {"--libpmc", "directory"});
+  expect_usage({"--sysroot", (dir_ / "no-root").string(), kSeed},
                {"--sysroot", "no-root"});
-  expect_usage("--sysroot " + q(kSeed) + " " + q(kSeed), {"--sysroot", "not a directory"});
-  EXPECT_EQ(run("--sysroot " + q(dir_.string()) + " " + q(kSeed)).status, 0);
+  expect_usage({"--sysroot", kSeed, kSeed}, {"--sysroot", "not a directory"});
+  EXPECT_EQ(run({"--sysroot", dir_.string(), kSeed}).status, 0);
 }
 
 class ValidateProgress : public Statuses {
@@ -184,38 +165,45 @@ class ValidateProgress : public Statuses {
   void SetUp() override {
     Statuses::SetUp();
     if (access("/usr/bin/script", X_OK) != 0) GTEST_SKIP() << "no script(1)";
-    if (shell("/usr/bin/script -qec 'test -t 2' /dev/null").status != 0)
+    if (pmclog_test::run({"/usr/bin/script", "-qec", "test -t 2", "/dev/null"}).status != 0)
       GTEST_SKIP() << "no pseudo-terminal here";
   }
-  // What the terminal showed (stdout to a file).
-  Outcome on_terminal(const std::string& env, const std::string& args) {
-    const std::string cmd = env + " " + q(PMCLOG_VALIDATE_EXE) + " " + args + " >" +
-                            q((dir_ / "pty.out").string());
-    return shell("/usr/bin/script -qec " + q(cmd) + " /dev/null");
+  // What the terminal showed (stdout to a file); script(1) runs a shell command line.
+  Ran on_terminal(const std::string& env, const std::string& args) {
+    const std::string cmd = env + " " + shell_quote(PMCLOG_VALIDATE_EXE) + " " + args + " >" +
+                            shell_quote((dir_ / "pty.out").string());
+    return pmclog_test::run({"/usr/bin/script", "-qec", cmd, "/dev/null"});
   }
 };
 
 TEST_F(ValidateProgress, ShownOnATerminal) {
-  const Outcome r = on_terminal("PMCLOG_PROGRESS_AFTER_MS=0", q(kSeed));
+  const Ran r = on_terminal("PMCLOG_PROGRESS_AFTER_MS=0", shell_quote(kSeed));
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(has(r.out, "\rpmclog-validate: reading " + kSeed + " 0%")) << r.out;
   EXPECT_TRUE(has(r.out, "\r\033[K")) << r.out;
   EXPECT_TRUE(has(slurp(dir_ / "pty.out"), "checked 1 file")) << "the report";
   // compressed: megabytes read, not a percentage that would stay at 0
   const std::string gz = file("seed.pmclog.gz", compress("gzip -c", slurp(kSeed)));
-  const Outcome z = on_terminal("PMCLOG_PROGRESS_AFTER_MS=0", q(gz));
+  const Ran z = on_terminal("PMCLOG_PROGRESS_AFTER_MS=0", shell_quote(gz));
   EXPECT_TRUE(has(z.out, "reading " + gz + " 0 MB")) << z.out;
   // not before the delay, nor with --quiet
-  EXPECT_FALSE(has(on_terminal("PMCLOG_PROGRESS_AFTER_MS=60000", q(kSeed)).out, "reading"));
-  EXPECT_FALSE(has(on_terminal("PMCLOG_PROGRESS_AFTER_MS=0", "-q " + q(kSeed)).out, "reading"));
+  EXPECT_FALSE(has(on_terminal("PMCLOG_PROGRESS_AFTER_MS=60000", shell_quote(kSeed)).out, "reading"));
+  EXPECT_FALSE(has(on_terminal("PMCLOG_PROGRESS_AFTER_MS=0", "-q " + shell_quote(kSeed)).out, "reading"));
 }
 
 TEST_F(Statuses, NoProgressWhenStderrIsNoTerminal) {
-  Outcome r = shell("PMCLOG_PROGRESS_AFTER_MS=0 VALIDATE " + q(kSeed));
-  EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.err, "");
-  r = shell("PMCLOG_PROGRESS_AFTER_MS=0 VALIDATE " + q(kSeed) + " 2>&1 >/dev/null | cat >&2");
-  EXPECT_EQ(r.err, "");
+  // stderr a file (the shell's redirection), then a pipe (the runner's own)
+  const Ran f = pmclog_test::bash("PMCLOG_PROGRESS_AFTER_MS=0 " + shell_quote(PMCLOG_VALIDATE_EXE) +
+                                  " " + shell_quote(kSeed) + " 2>" +
+                                  shell_quote((dir_ / "stderr").string()));
+  EXPECT_EQ(f.status, 0);
+  EXPECT_EQ(slurp(dir_ / "stderr"), "");
+  RunOptions no_delay;
+  no_delay.env = {"PMCLOG_PROGRESS_AFTER_MS=0"};
+  no_delay.stdout_path = "/dev/null";
+  const Ran p = run({kSeed}, no_delay);
+  EXPECT_EQ(p.status, 0);
+  EXPECT_EQ(p.err, "");
 }
 
 }  // namespace

@@ -26,14 +26,14 @@ std::vector<Record> records_of(const std::vector<uint8_t>& bytes, Abi& abi) {
 
 TEST(Cli, HandWrittenLineIsComplete) {
   ScratchDir d;
-  spit(d / "in.jsonl",
+  write_file(d / "in.jsonl",
        "{\"type\":\"callchain\",\"pid\":42,\"pcs\":[\"0x401000\",\"0x401200\"]}\n"
        "\n"
        "{\"type\":\"callchain\",\"pid\":43,\"cpu\":1,\"usermode\":1,\"pcs\":[4096]}\n");
-  const Outcome r = run(write_bin() + " " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  const Ran r = run({write_bin(), d / "in.jsonl", "-o", d / "out.pmclog"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("adding one"), std::string::npos) << "says that it added INITIALIZE";
-  const auto bytes = bytes_of(d / "out.pmclog");
+  const auto bytes = slurp_bytes(d / "out.pmclog");
   Abi abi;
   const auto recs = records_of(bytes, abi);
   ASSERT_EQ(recs.size(), 3u);
@@ -52,15 +52,15 @@ TEST(Cli, HandWrittenLineIsComplete) {
 
 TEST(Cli, GenerationFromTheInitializeVersion) {
   ScratchDir d;
-  spit(d / "in.jsonl",
+  write_file(d / "in.jsonl",
        "{\"type\":\"initialize\",\"version\":\"0x0A000000\",\"cpuid\":\"GenuineIntel-6-6A-6\"}\n"
        "{\"type\":\"procexec\",\"pid\":7,\"entryaddr\":\"0x800200000\",\"dynaddr\":\"0x200000\",\"path\":\"/bin/sh\"}\n"
        "{\"type\":\"thr-create\",\"tid\":100001,\"pid\":7,\"tdname\":\"sh\"}\n");
-  const Outcome r = run(write_bin() + " -q " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  const Ran r = run({write_bin(), "-q", d / "in.jsonl", "-o", d / "out.pmclog"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   Abi abi;
-  const auto recs = records_of(bytes_of(d / "out.pmclog"), abi);
+  const auto recs = records_of(slurp_bytes(d / "out.pmclog"), abi);
   ASSERT_EQ(recs.size(), 3u);
   EXPECT_EQ(abi.generation, Generation::M10);
   EXPECT_EQ(recs[1][Field::dynaddr], 0x200000u);
@@ -86,11 +86,11 @@ class CliRejects : public ::testing::TestWithParam<Rejected> {};
 TEST_P(CliRejects, LineNumberFieldReasonAndNoOutput) {
   const Rejected& c = GetParam();
   ScratchDir d;
-  spit(d / "in.jsonl",
+  write_file(d / "in.jsonl",
        "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n"
        "{\"type\":\"sysexit\",\"pid\":1}\n" + c.line3 + "\n{\"type\":\"closelog\"}\n");
   const fs::path out = d / "out.pmclog";
-  const Outcome r = run(write_bin() + " " + q(d / "in.jsonl") + " -o " + q(out), d);
+  const Ran r = run({write_bin(), d / "in.jsonl", "-o", out});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("in.jsonl:3: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(c.field), std::string::npos) << r.err;
@@ -99,7 +99,7 @@ TEST_P(CliRejects, LineNumberFieldReasonAndNoOutput) {
   for (const auto& e : fs::directory_iterator(d.path()))
     EXPECT_EQ(e.path().filename(), "in.jsonl") << "left behind: " << e.path();
   // Standard output gets nothing either.
-  const Outcome s = run("cat " + q(d / "in.jsonl") + " | " + write_bin() + " - -o -", d);
+  const Ran s = run({write_bin(), "-", "-o", "-"}, stdin_piped(slurp(d / "in.jsonl")));
   EXPECT_EQ(s.status, 1);
   EXPECT_TRUE(s.out.empty());
   EXPECT_NE(s.err.find("(stdin):3: "), std::string::npos) << s.err;
@@ -133,22 +133,22 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Cli, UsageErrorsExit2AndCreateNothing) {
   ScratchDir d;
-  spit(d / "in.jsonl", "{\"type\":\"closelog\"}\n");
+  write_file(d / "in.jsonl", "{\"type\":\"closelog\"}\n");
   const std::string w = write_bin();
-  EXPECT_EQ(run(w + " " + q(d / "in.jsonl"), d).status, 2);  // no -o
-  EXPECT_EQ(run(w + " --records 5 " + q(d / "in.jsonl") + " -o " + q(d / "o"), d).status, 2);
-  EXPECT_EQ(run(w + " --generation L7 " + q(d / "in.jsonl") + " -o " + q(d / "o"), d).status, 2);
-  EXPECT_EQ(run(w + " --bogus -o " + q(d / "o"), d).status, 2);
-  EXPECT_EQ(run(w + " synth --size 12XB -o " + q(d / "o"), d).status, 2);
-  EXPECT_EQ(run(w + " " + q(d / "missing.jsonl") + " -o " + q(d / "o"), d).status, 2);
-  EXPECT_EQ(run(w + " synth -n 100 -o " + q(d / "no-such-dir" / "o"), d).status, 2);
+  EXPECT_EQ(run({w, d / "in.jsonl"}).status, 2);  // no -o
+  EXPECT_EQ(run({w, "--records", "5", d / "in.jsonl", "-o", d / "o"}).status, 2);
+  EXPECT_EQ(run({w, "--generation", "L7", d / "in.jsonl", "-o", d / "o"}).status, 2);
+  EXPECT_EQ(run({w, "--bogus", "-o", d / "o"}).status, 2);
+  EXPECT_EQ(run({w, "synth", "--size", "12XB", "-o", d / "o"}).status, 2);
+  EXPECT_EQ(run({w, d / "missing.jsonl", "-o", d / "o"}).status, 2);
+  EXPECT_EQ(run({w, "synth", "-n", "100", "-o", d / "no-such-dir" / "o"}).status, 2);
   EXPECT_FALSE(fs::exists(d / "o"));
-  const Outcome h = run(w + " --help", d);
+  const Ran h = run({w, "--help"});
   EXPECT_EQ(h.status, 0);
   EXPECT_NE(h.out.find("synth"), std::string::npos);
   EXPECT_NE(h.out.find("--inject"), std::string::npos);
-  for (const char* opt : {" -V", " --version"}) {
-    const Outcome v = run(w + opt, d);
+  for (const char* opt : {"-V", "--version"}) {
+    const Ran v = run({w, opt});
     EXPECT_EQ(v.status, 0);
     EXPECT_EQ(v.out.rfind("pmclog-write ", 0), 0u) << v.out;
   }
@@ -160,24 +160,25 @@ TEST(Cli, OneOptionLanguage) {
   ScratchDir d;
   const std::string w = write_bin();
   for (const std::string& bad :
-       {std::string(" synth -w 64"), std::string(" synth --address-width 64"),
-        std::string(" synth -g L3"), std::string(" synth -b big"), std::string(" synth -p 3"),
-        std::string(" synth -e 2"), std::string(" synth -d 2..4"),
-        std::string(" synth --time-width 6")}) {
-    const Outcome r = run(w + bad + " -n 10 -o " + q(d / "o"), d);
+       {std::string("synth -w 64"), std::string("synth --address-width 64"),
+        std::string("synth -g L3"), std::string("synth -b big"), std::string("synth -p 3"),
+        std::string("synth -e 2"), std::string("synth -d 2..4"),
+        std::string("synth --time-width 6")}) {
+    const Ran r = run(concat({{w}, words(bad), {"-n", "10", "-o", d / "o"}}));
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_EQ(r.err.rfind("pmclog-write: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("\nTry 'pmclog-write --help'.\n"), std::string::npos) << r.err;
   }
   EXPECT_FALSE(fs::exists(d / "o"));
-  const Outcome bits = run(w + " synth --address-width 64 -o " + q(d / "o"), d);
+  const Ran bits = run({w, "synth", "--address-width", "64", "-o", d / "o"});
   EXPECT_NE(bits.err.find("give 8, not 64"), std::string::npos) << bits.err;
-  const Outcome ok = run(w + " synth -q -n 200 --processes 3 --events 2 --depth 2..4 "
-                             "--generation L3 --address-width 4 --byte-order big -o " + q(d / "o"),
-                         d);
+  const Ran ok = run(concat({{w},
+                             words("synth -q -n 200 --processes 3 --events 2 --depth 2..4 "
+                                   "--generation L3 --address-width 4 --byte-order big"),
+                             {"-o", d / "o"}}));
   ASSERT_EQ(ok.status, 0) << ok.err;
   Abi abi;
-  records_of(bytes_of(d / "o"), abi);
+  records_of(slurp_bytes(d / "o"), abi);
   EXPECT_EQ(abi.generation, Generation::L3);
   EXPECT_EQ(abi.address_width, 4);
   EXPECT_EQ(abi.byte_order, ByteOrder::big);
@@ -185,19 +186,24 @@ TEST(Cli, OneOptionLanguage) {
 
 TEST(Cli, StandardOutputGetsTheSameBytes) {
   ScratchDir d;
-  const std::string args = " synth -q -n 2000 --seed 2 --generation L3";
-  ASSERT_EQ(run(write_bin() + args + " -o " + q(d / "file.pmclog"), d).status, 0);
-  ASSERT_EQ(run(write_bin() + args + " -o - > " + q(d / "pipe.pmclog"), d).status, 0);
+  const std::vector<std::string> synth = {write_bin(), "synth", "-q", "-n", "2000", "--seed", "2",
+                                          "--generation", "L3"};
+  ASSERT_EQ(run(concat({synth, {"-o", d / "file.pmclog"}})).status, 0);
+  RunOptions to_file;
+  to_file.stdout_path = d.file("pipe.pmclog");
+  ASSERT_EQ(run(concat({synth, {"-o", "-"}}), to_file).status, 0);
   EXPECT_EQ(slurp(d / "file.pmclog"), slurp(d / "pipe.pmclog"));
 }
 
 TEST(Cli, InterruptedRunLeavesNoFile) {
   ScratchDir d;
   // 64 GiB would take minutes; the run is stopped well before it could finish.
-  const Outcome r = run(write_bin() + " synth -q -s 64GiB -o " + q(d / "big.pmclog") +
-                        " & p=$!; sleep 1; kill -TERM $p; wait $p; echo status=$?",
-                    d);
-  EXPECT_NE(r.out.find("status=143"), std::string::npos) << r.out << r.err;
+  const Ran r = run({write_bin(), "synth", "-q", "-s", "64GiB", "-o", d / "big.pmclog"}, {},
+                    [](pid_t pid) {
+                      sleep(1);
+                      kill(pid, SIGTERM);
+                    });
+  EXPECT_EQ(r.status, 143) << r.out << r.err;
   EXPECT_TRUE(fs::is_empty(d.path())) << "neither the output nor its temporary remains";
 }
 
@@ -205,20 +211,22 @@ TEST(Cli, ProgressOnlyOnATerminal) {
   ScratchDir d;
   // No delay: the line would otherwise wait a second, longer than these runs take.
   const std::string now = "PMCLOG_PROGRESS_AFTER_MS=0 ";
-  const Outcome quiet = run(now + write_bin() + " synth -n 3000 -o " + q(d / "a.pmclog"), d);
+  RunOptions no_delay;
+  no_delay.env = {"PMCLOG_PROGRESS_AFTER_MS=0"};
+  const Ran quiet = run({write_bin(), "synth", "-n", "3000", "-o", d / "a.pmclog"}, no_delay);
   ASSERT_EQ(quiet.status, 0);
   EXPECT_TRUE(quiet.err.empty()) << "stderr is a file here: no progress line";
-  // `script` gives the tool a pseudo-terminal.
-  const Outcome tty = run("script -qec \"" + now + write_bin() + " synth -n 3000 -o " +
-                          (d / "b.pmclog").string() + "\" /dev/null",
-                      d);
+  // `script` gives the tool a pseudo-terminal; it runs the command line with a shell.
+  const Ran tty = run({"script", "-qec",
+                       now + shell_quote(write_bin()) + " synth -n 3000 -o " + shell_quote(d.file("b.pmclog")),
+                       "/dev/null"});
   if (tty.status == 127) GTEST_SKIP() << "no script(1)";
   EXPECT_EQ(tty.status, 0) << tty.out;
   EXPECT_NE(tty.out.find("pmclog-write: writing "), std::string::npos) << tty.out;
   EXPECT_NE(tty.out.find("%"), std::string::npos) << tty.out;
-  const Outcome off = run("script -qec \"" + now + write_bin() + " synth -q -n 3000 -o " +
-                          (d / "c.pmclog").string() + "\" /dev/null",
-                      d);
+  const Ran off = run({"script", "-qec",
+                       now + shell_quote(write_bin()) + " synth -q -n 3000 -o " + shell_quote(d.file("c.pmclog")),
+                       "/dev/null"});
   EXPECT_EQ(off.out.find("writing"), std::string::npos) << "--quiet: " << off.out;
 }
 
@@ -226,11 +234,12 @@ TEST(Cli, ProgressOnlyOnATerminal) {
 // it is an empty file, blank lines or an empty pipe.
 TEST(Cli, EmptyInputIsAnErrorAndWritesNothing) {
   ScratchDir d;
-  spit(d / "empty.jsonl", "");
-  spit(d / "blank.jsonl", "\n  \n");
-  for (const std::string& in : {q(d / "empty.jsonl"), q(d / "blank.jsonl"), std::string("- < /dev/null")}) {
+  write_file(d / "empty.jsonl", "");
+  write_file(d / "blank.jsonl", "\n  \n");
+  // "-": standard input, /dev/null
+  for (const std::string& in : {d.file("empty.jsonl"), d.file("blank.jsonl"), std::string("-")}) {
     SCOPED_TRACE(in);
-    const Outcome r = run(write_bin() + " " + in + " -o " + q(d / "out.pmclog"), d);
+    const Ran r = run({write_bin(), in, "-o", d / "out.pmclog"});
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find("empty input: no INITIALIZE record"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(d / "out.pmclog"));

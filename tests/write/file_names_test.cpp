@@ -23,7 +23,7 @@ void expect_one_clean_line(const std::string& err) {
 
 TEST(FileNames, MissingInput) {
   ScratchDir d;
-  const Outcome r = run(write_bin() + " " + q(d / kName) + " -o " + q(d / "out.pmclog"), d);
+  const Ran r = run({write_bin(), d / kName, "-o", d / "out.pmclog"});
   EXPECT_EQ(r.status, 2);
   expect_one_clean_line(r.err);
   EXPECT_NE(r.err.find((d / kShown).string() + ": "), std::string::npos) << r.err;
@@ -31,8 +31,8 @@ TEST(FileNames, MissingInput) {
 
 TEST(FileNames, BadLineNamesTheInputEscaped) {
   ScratchDir d;
-  spit(d / kName, "{\"type\":\"initialize\",\"version\":\"0x03010000\",\"arch\":1}\nnot json\n");
-  const Outcome r = run(write_bin() + " " + q(d / kName) + " -o " + q(d / "out.pmclog"), d);
+  write_file(d / kName, "{\"type\":\"initialize\",\"version\":\"0x03010000\",\"arch\":1}\nnot json\n");
+  const Ran r = run({write_bin(), d / kName, "-o", d / "out.pmclog"});
   EXPECT_EQ(r.status, 1);
   expect_one_clean_line(r.err);
   EXPECT_NE(r.err.find((d / kShown).string() + ":2: "), std::string::npos) << r.err;
@@ -41,7 +41,7 @@ TEST(FileNames, BadLineNamesTheInputEscaped) {
 
 TEST(FileNames, OutputThatCannotBeCreated) {
   ScratchDir d;
-  const Outcome r = run(write_bin() + " synth -q -n 10 -o " + q(d / kName / "out.pmclog"), d);
+  const Ran r = run({write_bin(), "synth", "-q", "-n", "10", "-o", d / kName / "out.pmclog"});
   EXPECT_EQ(r.status, 2);
   expect_one_clean_line(r.err);
   EXPECT_NE(r.err.find(kShown), std::string::npos) << r.err;

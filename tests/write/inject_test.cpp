@@ -59,13 +59,12 @@ std::set<std::pair<int, uint64_t>> decode_errors(const std::vector<uint8_t>& byt
 void check(const std::string& abi_args, const std::string& injects) {
   ScratchDir d;
   const fs::path log = d / "bad.pmclog", listing = d / "faults.json";
-  const Outcome r = run(write_bin() + " synth -q -n 3000 --seed 21 " + abi_args + injects +
-                        " --inject-log " + q(listing) + " -o " + q(log),
-                    d);
+  const Ran r = run(concat({{write_bin(), "synth", "-q", "-n", "3000", "--seed", "21"},
+                            words(abi_args + injects), {"--inject-log", listing, "-o", log}}));
   ASSERT_EQ(r.status, 0) << r.err;
   const Listing faults = read_listing(listing);
   ASSERT_FALSE(faults.empty());
-  const auto bytes = bytes_of(log);
+  const auto bytes = slurp_bytes(log);
   AbiHint hint;  // detection from the INITIALIZE, which is never damaged
   auto det = detect_abi({bytes.data(), std::min<size_t>(bytes.size(), 1 << 20)}, hint);
   ASSERT_TRUE(det.ok()) << det.error().message;
@@ -79,8 +78,8 @@ void check(const std::string& abi_args, const std::string& injects) {
 
 #ifdef PMCLOG_VALIDATE_BIN
   // time-backwards is pedantic (a clock stepped back is normal): asked for by name.
-  const Outcome v =
-      run(std::string(PMCLOG_VALIDATE_BIN) + " --format json --enable time-backwards " + q(log), d);
+  const Ran v =
+      run({PMCLOG_VALIDATE_BIN, "--format", "json", "--enable", "time-backwards", log});
   EXPECT_EQ(v.status, 1) << v.out << v.err;
   const auto j = nlohmann::json::parse(v.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << v.out;
@@ -113,9 +112,10 @@ TEST(Inject, EveryKindAtItsOffsetModern) {
 TEST(Inject, RatesAreDeterministic) {
   check("--generation M9", " --inject bad-magic:0.01 --inject unknown-type:0.005");
   ScratchDir d;
-  const std::string cmd = write_bin() + " synth -q -n 3000 --inject bad-magic:0.01 --seed 4 -o ";
-  ASSERT_EQ(run(cmd + q(d / "a") + " --inject-log " + q(d / "a.json"), d).status, 0);
-  ASSERT_EQ(run(cmd + q(d / "b") + " --inject-log " + q(d / "b.json"), d).status, 0);
+  const std::vector<std::string> synth = {write_bin(), "synth", "-q", "-n", "3000", "--inject",
+                                          "bad-magic:0.01", "--seed", "4", "-o"};
+  ASSERT_EQ(run(concat({synth, {d / "a", "--inject-log", d / "a.json"}})).status, 0);
+  ASSERT_EQ(run(concat({synth, {d / "b", "--inject-log", d / "b.json"}})).status, 0);
   EXPECT_EQ(slurp(d / "a"), slurp(d / "b"));
   EXPECT_EQ(slurp(d / "a.json"), slurp(d / "b.json"));
   EXPECT_GT(read_listing(d / "a.json").size(), 5u);
@@ -124,30 +124,29 @@ TEST(Inject, RatesAreDeterministic) {
 // The JSON form takes --inject too: a hand-made log with a fault at a chosen place.
 TEST(Inject, WorksOnJsonInput) {
   ScratchDir d;
-  spit(d / "in.jsonl",
+  write_file(d / "in.jsonl",
        "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n"
        "{\"type\":\"procfork\",\"oldpid\":1,\"newpid\":2}\n"
        "{\"type\":\"sysexit\",\"pid\":2}\n"
        "{\"type\":\"closelog\"}\n");
-  const Outcome r = run(write_bin() + " -q " + q(d / "in.jsonl") + " --inject unknown-type@20" +
-                            " --inject-log " + q(d / "f.json") + " -o " + q(d / "out.pmclog"),
-                        d);
+  const Ran r = run({write_bin(), "-q", d / "in.jsonl", "--inject", "unknown-type@20", "--inject-log",
+                     d / "f.json", "-o", d / "out.pmclog"});
   ASSERT_EQ(r.status, 0) << r.err;
   const Listing l = read_listing(d / "f.json");
   ASSERT_EQ(l.size(), 1u);
   EXPECT_EQ(std::get<0>(l[0]), "unknown-type");
   EXPECT_EQ(std::get<1>(l[0]), 20u);  // INITIALIZE is 20 bytes: the PROCFORK is hit
-  const auto bytes = bytes_of(d / "out.pmclog");
+  const auto bytes = slurp_bytes(d / "out.pmclog");
   ASSERT_EQ(bytes.size(), 20u + 20 + 16 + 12);
   EXPECT_EQ(bytes[20 + 2], 200);  // the type byte of a little-endian header word
 }
 
 TEST(Inject, BadSpecIsAUsageError) {
   ScratchDir d;
-  const Outcome r = run(write_bin() + " synth -n 100 --inject frobnicate -o " + q(d / "x"), d);
+  const Ran r = run({write_bin(), "synth", "-n", "100", "--inject", "frobnicate", "-o", d / "x"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("unknown fault kind"), std::string::npos) << r.err;
-  const Outcome r2 = run(write_bin() + " synth -n 100 --inject bad-magic:2 -o " + q(d / "x"), d);
+  const Ran r2 = run({write_bin(), "synth", "-n", "100", "--inject", "bad-magic:2", "-o", d / "x"});
   EXPECT_EQ(r2.status, 2);
   EXPECT_TRUE(fs::is_empty(d.path()));
 }

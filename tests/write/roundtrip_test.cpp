@@ -41,7 +41,7 @@ std::optional<std::string> to_jsonl(const fs::path& log, Abi& abi) {
 
 // No ABI options: the INITIALIZE line carries byte_order, address_width and time_width
 // (docs/jsonl.md), so the JSON Lines alone must give every log back.
-std::string abi_flags(const Abi&) { return ""; }
+std::vector<std::string> abi_flags(const Abi&) { return {}; }
 
 // False when the log does not decode cleanly (the promise covers only clean logs).
 bool expect_round_trip_via_library(const fs::path& log) {
@@ -49,12 +49,10 @@ bool expect_round_trip_via_library(const fs::path& log) {
   Abi abi;
   const auto jsonl = to_jsonl(log, abi);
   if (!jsonl) return false;
-  spit(d / "in.jsonl", *jsonl);
-  const Outcome r = run(write_bin() + " -q" + abi_flags(abi) + " " + q(d / "in.jsonl") + " -o " +
-                        q(d / "out.pmclog"),
-                    d);
+  write_file(d / "in.jsonl", *jsonl);
+  const Ran r = run(concat({{write_bin(), "-q"}, abi_flags(abi), {d / "in.jsonl", "-o", d / "out.pmclog"}}));
   EXPECT_EQ(r.status, 0) << log << ": " << r.err;
-  EXPECT_TRUE(bytes_of(d / "out.pmclog") == bytes_of(log)) << log << " does not come back exact";
+  EXPECT_TRUE(slurp_bytes(d / "out.pmclog") == slurp_bytes(log)) << log << " does not come back exact";
   return true;
 }
 
@@ -80,11 +78,11 @@ TEST(RoundTrip, EveryFixtureThroughPmclogDump) {
     auto opened = open_log(f.string());
     ASSERT_TRUE(opened.ok());
     const Abi abi = opened->detection.abi;
-    const Outcome r = run(std::string(PMCLOG_DUMP_BIN) + " --format=jsonl " + q(f) + " | " +
-                          write_bin() + " -q" + abi_flags(abi) + " - -o " + q(d / "out.pmclog"),
-                      d);
+    const Ran dump = run({PMCLOG_DUMP_BIN, "--format=jsonl", f});
+    const Ran r = run(concat({{write_bin(), "-q"}, abi_flags(abi), {"-", "-o", d / "out.pmclog"}}),
+                      stdin_piped(dump.out));
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_TRUE(bytes_of(d / "out.pmclog") == bytes_of(f)) << f << " does not come back exact";
+    EXPECT_TRUE(slurp_bytes(d / "out.pmclog") == slurp_bytes(f)) << f << " does not come back exact";
   }
 #endif
 }
@@ -94,7 +92,7 @@ TEST(RoundTrip, EveryFixtureThroughPmclogDump) {
 TEST(RoundTrip, StaleBytesComeBack) {
   ScratchDir d;
   const fs::path src = fs::path(PMCLOG_FIXTURES_DIR) / "golden" / "modern-lp64-le.pmclog";
-  auto bytes = bytes_of(src);
+  auto bytes = slurp_bytes(src);
   ASSERT_FALSE(bytes.empty());
   auto opened = open_log(src.string());
   ASSERT_TRUE(opened.ok());
@@ -110,7 +108,7 @@ TEST(RoundTrip, StaleBytesComeBack) {
     }
   }
   EXPECT_GT(paths, 0u);
-  spit(d / "stale.pmclog", std::string(bytes.begin(), bytes.end()));
+  write_file(d / "stale.pmclog", std::string(bytes.begin(), bytes.end()));
   EXPECT_TRUE(expect_round_trip_via_library(d / "stale.pmclog"));
 }
 
@@ -121,9 +119,8 @@ TEST(RoundTrip, SynthLogsOfEveryAbi) {
       for (const char* b : {"little", "big"}) {
         SCOPED_TRACE(std::string(g) + " " + w + " " + b);
         ScratchDir d;
-        const Outcome s = run(write_bin() + " synth -q -n 1500 --seed 9 --generation " + g +
-                              " --address-width " + w + " --byte-order " + b + " -o " + q(d / "s.pmclog"),
-                          d);
+        const Ran s = run({write_bin(), "synth", "-q", "-n", "1500", "--seed", "9", "--generation", g,
+                           "--address-width", w, "--byte-order", b, "-o", d / "s.pmclog"});
         ASSERT_EQ(s.status, 0) << s.err;
         EXPECT_TRUE(expect_round_trip_via_library(d / "s.pmclog"));
       }

@@ -69,9 +69,9 @@ TEST(SynthEvents, EveryAllocatedCodeIsNamedByTheErasLibpmcForTheCputype) {
                                    " --cpus 2 --processes 2 -n 120 --seed 9";
           SCOPED_TRACE(args);
           const fs::path out = d / "e.pmclog";
-          const Outcome r = run(write_bin() + " synth -q " + args + " -o " + q(out), d);
+          const Ran r = run(concat({{write_bin(), "synth", "-q"}, words(args), {"-o", out}}));
           ASSERT_EQ(r.status, 0) << r.err;
-          const Allocations a = allocations_of(bytes_of(out), g);
+          const Allocations a = allocations_of(slurp_bytes(out), g);
           ASSERT_TRUE(a.have_init);
           ASSERT_EQ(a.hardware.size() + a.soft_ids.size(), 2u * events) << "one per CPU and event";
           for (auto [code, id] : a.hardware) {

@@ -54,9 +54,9 @@ std::vector<AbiCase> all_abis() {
 std::vector<uint8_t> synth(const ScratchDir& d, const std::string& args) {
   const fs::path out = d / "synth.pmclog";
   fs::remove(out);
-  const Outcome r = run(write_bin() + " synth -q " + args + " -o " + q(out), d);
+  const Ran r = run(concat({{write_bin(), "synth", "-q"}, words(args), {"-o", out}}));
   EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
-  return bytes_of(out);
+  return slurp_bytes(out);
 }
 
 class SynthAbi : public ::testing::TestWithParam<AbiCase> {};
@@ -169,8 +169,8 @@ TEST_P(SynthAbi, ValidatesClean) {
   // --events 8: every hardware event of the machine (event-unknown-to-libpmc would warn).
   for (int events : {2, 8}) {
     synth(d, fmt_args(c, events));
-    const Outcome r =
-        run(std::string(PMCLOG_VALIDATE_BIN) + " --format json " + q(d / "synth.pmclog"), d);
+    const Ran r =
+        run({PMCLOG_VALIDATE_BIN, "--format", "json", d / "synth.pmclog"});
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     const auto j = nlohmann::json::parse(r.out, nullptr, false);
     ASSERT_TRUE(j.is_object()) << r.out;
@@ -238,7 +238,8 @@ TEST(Synth, DepthRangeIsHonouredUpToTheGenerationLimit) {
     EXPECT_LE(r.pcs.size(), 512u);
   }
   EXPECT_GT(chains, 100u);
-  const Outcome bad = run(write_bin() + " synth --generation L2 --depth 2..33 -n 100 -o " + q(d / "x"), d);
+  const Ran bad =
+      run({write_bin(), "synth", "--generation", "L2", "--depth", "2..33", "-n", "100", "-o", d / "x"});
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("at most 32"), std::string::npos) << bad.err;
   EXPECT_FALSE(fs::exists(d / "x"));
@@ -246,7 +247,7 @@ TEST(Synth, DepthRangeIsHonouredUpToTheGenerationLimit) {
 
 TEST(Synth, TooFewRecordsForTheSetupIsAUsageError) {
   ScratchDir d;
-  const Outcome r = run(write_bin() + " synth -n 5 -o " + q(d / "x"), d);
+  const Ran r = run({write_bin(), "synth", "-n", "5", "-o", d / "x"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("cannot be that small"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::is_empty(d.path())) << "no output, no temporary";

@@ -32,9 +32,9 @@ class StrictLines : public ::testing::TestWithParam<Strict> {};
 TEST_P(StrictLines, ExitOneWithLineNumberAndNothingWritten) {
   const Strict& c = GetParam();
   ScratchDir d;
-  spit(d / "in.jsonl", "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n\n" + c.line +
+  write_file(d / "in.jsonl", "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n\n" + c.line +
                            "\n{\"type\":\"closelog\"}\n");
-  const Outcome r = run(write_bin() + " -q " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  const Ran r = run({write_bin(), "-q", d / "in.jsonl", "-o", d / "out.pmclog"});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_TRUE(has(r.err, "in.jsonl:3: ")) << r.err;  // the input's line, blank line counted
   EXPECT_TRUE(has(r.err, c.part1)) << r.err;
@@ -62,12 +62,12 @@ TEST(WriteInput, BinaryLogIsRefusedWithAHint) {
   ScratchDir d;
   for (const char* fixture : {"L3-64-le", "M10-32-be"}) {
     const std::string log = std::string(PMCLOG_FIXTURES_DIR) + "/" + fixture + ".pmclog";
-    const Outcome f = run(write_bin() + " " + q(log) + " -o " + q(d / "out.pmclog"), d);
+    const Ran f = run({write_bin(), log, "-o", d / "out.pmclog"});
     EXPECT_EQ(f.status, 1) << fixture << ": " << f.err;
     EXPECT_TRUE(has(f.err, "this is a pmclog file, not JSON Lines (use pmclog-dump --format=jsonl)"))
         << f.err;
     EXPECT_FALSE(fs::exists(d / "out.pmclog"));
-    const Outcome p = run("cat " + q(log) + " | " + write_bin() + " - -o -", d);
+    const Ran p = run({write_bin(), "-", "-o", "-"}, stdin_piped(slurp(log)));
     EXPECT_EQ(p.status, 1) << p.err;
     EXPECT_TRUE(p.out.empty());
     EXPECT_TRUE(has(p.err, "this is a pmclog file")) << p.err;
@@ -96,10 +96,10 @@ TEST(WriteInput, LengthFollowsAnEditedPath) {
   ScratchDir d;
   const std::string path = "/usr/local/lib/a-path-longer-than-the-original.so.1";
   // The dump's line for "/bin/sh" with the path edited and "length" removed.
-  spit(d / "in.jsonl",
+  write_file(d / "in.jsonl",
        "{\"type\":\"initialize\",\"address_width\":8,\"version\":\"0x03010000\"}\n"
        "{\"type\":\"map-in\",\"pid\":1,\"start\":4096,\"path\":\"" + path + "\"}\n");
-  const Outcome r = run(write_bin() + " -q " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  const Ran r = run({write_bin(), "-q", d / "in.jsonl", "-o", d / "out.pmclog"});
   ASSERT_EQ(r.status, 0) << r.err;
   Abi abi;
   const auto recs = records_of(d / "out.pmclog", &abi);
@@ -111,12 +111,12 @@ TEST(WriteInput, LengthFollowsAnEditedPath) {
 
   // With the old length kept, the line contradicts itself: the message says what to remove.
   const uint16_t old_len = static_cast<uint16_t>((l->fixed_size + 8 + 3) / 4 * 4);  // "/bin/sh"
-  spit(d / "in.jsonl",
+  write_file(d / "in.jsonl",
        "{\"type\":\"initialize\",\"address_width\":8,\"version\":\"0x03010000\"}\n"
        "{\"type\":\"map-in\",\"length\":" + std::to_string(old_len) +
            ",\"pid\":1,\"start\":4096,\"path\":\"" + path + "\"}\n");
   fs::remove(d / "out.pmclog");
-  const Outcome e = run(write_bin() + " -q " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  const Ran e = run({write_bin(), "-q", d / "in.jsonl", "-o", d / "out.pmclog"});
   EXPECT_EQ(e.status, 1);
   EXPECT_TRUE(has(e.err, "in.jsonl:2: ")) << e.err;
   EXPECT_TRUE(has(e.err, "length " + std::to_string(old_len) + " does not match the contents (" +
@@ -135,21 +135,23 @@ std::string line_of(size_t n) {
 TEST(WriteInput, LineAboveTheCapFailsCleanly) {
   ScratchDir d;
   const std::string big = line_of(write::kMaxJsonLine + 1);
-  spit(d / "in.jsonl", "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n" + big + "\n");
-  const Outcome r = run(write_bin() + " -q " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  write_file(d / "in.jsonl", "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n" + big + "\n");
+  const Ran r = run({write_bin(), "-q", d / "in.jsonl", "-o", d / "out.pmclog"});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_TRUE(has(r.err, "in.jsonl:2: ")) << r.err;
   EXPECT_TRUE(has(r.err, std::to_string(write::kMaxJsonLine >> 20) + " MiB")) << r.err;
   expect_only(d, "in.jsonl");
   // Through a pipe, and as the last line without a newline: the same.
-  const Outcome p = run("cat " + q(d / "in.jsonl") + " | head -c -1 | " + write_bin() + " -q - -o -", d);
+  std::string text = slurp(d / "in.jsonl");
+  text.pop_back();  // the newline
+  const Ran p = run({write_bin(), "-q", "-", "-o", "-"}, stdin_piped(text));
   EXPECT_EQ(p.status, 1) << p.err;
   EXPECT_TRUE(p.out.empty());
   EXPECT_TRUE(has(p.err, ":2: line longer than")) << p.err;
   // A line at the cap is read (and refused for what it holds, not for its size).
-  spit(d / "in.jsonl", "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n" +
+  write_file(d / "in.jsonl", "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n" +
                            line_of(write::kMaxJsonLine) + "\n");
-  const Outcome at = run(write_bin() + " -q " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  const Ran at = run({write_bin(), "-q", d / "in.jsonl", "-o", d / "out.pmclog"});
   EXPECT_EQ(at.status, 1);
   EXPECT_TRUE(has(at.err, "unknown member 'x'")) << at.err.substr(0, 200);
 }
@@ -193,8 +195,8 @@ std::string two_files() {
 
 TEST(WriteInput, SeveralFilesNeedAChoice) {
   ScratchDir d;
-  spit(d / "in.jsonl", two_files());
-  const Outcome r = run(write_bin() + " -q " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  write_file(d / "in.jsonl", two_files());
+  const Ran r = run({write_bin(), "-q", d / "in.jsonl", "-o", d / "out.pmclog"});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_TRUE(has(r.err, "in.jsonl:3: input holds records of 2 files (a.pmclog, b.pmclog); "
                          "choose one with --file NAME"))
@@ -204,9 +206,8 @@ TEST(WriteInput, SeveralFilesNeedAChoice) {
 
 TEST(WriteInput, FileOptionWritesThatFileOnly) {
   ScratchDir d;
-  spit(d / "in.jsonl", two_files());
-  const Outcome r = run(write_bin() + " -q --file b.pmclog " + q(d / "in.jsonl") + " -o " +
-                            q(d / "out.pmclog"), d);
+  write_file(d / "in.jsonl", two_files());
+  const Ran r = run({write_bin(), "-q", "--file", "b.pmclog", d / "in.jsonl", "-o", d / "out.pmclog"});
   ASSERT_EQ(r.status, 0) << r.err;
   Abi abi;
   const auto recs = records_of(d / "out.pmclog", &abi);
@@ -219,8 +220,7 @@ TEST(WriteInput, FileOptionWritesThatFileOnly) {
   EXPECT_EQ(recs[2][Field::tid], 23u);
   EXPECT_EQ(recs[3].text, "/b");
 
-  const Outcome a = run(write_bin() + " -q --file a.pmclog " + q(d / "in.jsonl") + " -o " +
-                            q(d / "a.pmclog"), d);
+  const Ran a = run({write_bin(), "-q", "--file", "a.pmclog", d / "in.jsonl", "-o", d / "a.pmclog"});
   ASSERT_EQ(a.status, 0) << a.err;
   const auto ra = records_of(d / "a.pmclog", &abi);
   EXPECT_EQ(abi.generation, Generation::L3);
@@ -230,16 +230,15 @@ TEST(WriteInput, FileOptionWritesThatFileOnly) {
 
 TEST(WriteInput, FileOptionThatMatchesNoLineIsAnError) {
   ScratchDir d;
-  spit(d / "in.jsonl", two_files());
-  const Outcome r = run(write_bin() + " -q --file c.pmclog " + q(d / "in.jsonl") + " -o " +
-                            q(d / "out.pmclog"), d);
+  write_file(d / "in.jsonl", two_files());
+  const Ran r = run({write_bin(), "-q", "--file", "c.pmclog", d / "in.jsonl", "-o", d / "out.pmclog"});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(has(r.err, "--file c.pmclog")) << r.err;
   EXPECT_TRUE(has(r.err, "a.pmclog, b.pmclog")) << r.err;
   expect_only(d, "in.jsonl");
   // Input without "file" members: named as such.
-  spit(d / "in.jsonl", "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n");
-  const Outcome n = run(write_bin() + " -q --file x " + q(d / "in.jsonl") + " -o " + q(d / "out.pmclog"), d);
+  write_file(d / "in.jsonl", "{\"type\":\"initialize\",\"version\":\"0x03010000\"}\n");
+  const Ran n = run({write_bin(), "-q", "--file", "x", d / "in.jsonl", "-o", d / "out.pmclog"});
   EXPECT_EQ(n.status, 2);
   EXPECT_TRUE(has(n.err, "\"file\" member")) << n.err;
   expect_only(d, "in.jsonl");
@@ -251,23 +250,26 @@ TEST(WriteInput, CompressedJsonLinesReadAsPlain) {
   ScratchDir d;
   const std::string log = std::string(PMCLOG_FIXTURES_DIR) + "/M10-64-be.pmclog";
   const fs::path jsonl = d / "in.jsonl";
-  ASSERT_EQ(run(std::string(PMCLOG_DUMP_BIN) + " --format=jsonl " + q(log) + " > " + q(jsonl), d)
-                .status, 0);
-  const auto want = bytes_of(log);
+  RunOptions to_jsonl;
+  to_jsonl.stdout_path = jsonl.string();
+  ASSERT_EQ(run({PMCLOG_DUMP_BIN, "--format=jsonl", log}, to_jsonl).status, 0);
+  const auto want = slurp_bytes(log);
   for (const std::string tool : {"gzip", "zstd -q", "xz", "bzip2"}) {
     SCOPED_TRACE(tool);
     const fs::path packed = d / "in.jsonl.packed";
-    ASSERT_EQ(run(tool + " -c " + q(jsonl) + " > " + q(packed), d).status, 0);
-    const Outcome f = run(write_bin() + " " + q(packed) + " -o " + q(d / "f.pmclog"), d);
+    RunOptions to_packed;
+    to_packed.stdout_path = packed.string();
+    ASSERT_EQ(run(concat({words(tool), {"-c", jsonl}}), to_packed).status, 0);
+    const Ran f = run({write_bin(), packed, "-o", d / "f.pmclog"});
     EXPECT_EQ(f.status, 0) << f.err;
-    EXPECT_EQ(bytes_of(d / "f.pmclog"), want);
-    const Outcome p = run("cat " + q(packed) + " | " + write_bin() + " - -o " + q(d / "p.pmclog"), d);
+    EXPECT_EQ(slurp_bytes(d / "f.pmclog"), want);
+    const Ran p = run({write_bin(), "-", "-o", d / "p.pmclog"}, stdin_piped(slurp(packed)));
     EXPECT_EQ(p.status, 0) << p.err;
-    EXPECT_EQ(bytes_of(d / "p.pmclog"), want);
+    EXPECT_EQ(slurp_bytes(d / "p.pmclog"), want);
   }
   // A zip archive's local header: named as such, and not called a log.
-  spit(d / "in.zip", std::string("PK\x03\x04", 4) + std::string(60, '\0'));
-  const Outcome z = run(write_bin() + " " + q(d / "in.zip") + " -o " + q(d / "z.pmclog"), d);
+  write_file(d / "in.zip", std::string("PK\x03\x04", 4) + std::string(60, '\0'));
+  const Ran z = run({write_bin(), d / "in.zip", "-o", d / "z.pmclog"});
   EXPECT_EQ(z.status, 1) << z.err;
   EXPECT_TRUE(has(z.err, "this is a zip archive, not JSON Lines")) << z.err;
   EXPECT_FALSE(fs::exists(d / "z.pmclog"));

@@ -6,8 +6,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <optional>
 
 #include "pmclog/container.h"
@@ -412,8 +410,7 @@ TEST(Container, FixturesDecodeToTheirListings) {
   for (const std::string stem : {"PMCL-M10-64-le", "PMCL-M10-64-be"}) {
     SCOPED_TRACE(stem);
     const std::string base = codec_test::fixtures_dir() + "/container/" + stem;
-    std::ifstream in(base + ".expected.txt");
-    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    const std::string text = codec_test::slurp(base + ".expected.txt");
     const auto listing = codec_test::parse_listing(text);
     ASSERT_TRUE(listing.error.empty()) << listing.error;
     auto ol = pmclog::open_log(base + ".pmclog");

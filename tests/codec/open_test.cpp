@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <thread>
 
@@ -109,7 +108,7 @@ TEST_F(OpenTest, PipeIsStreamed) {
 
 TEST_F(OpenTest, EmptyFileOpensWithAssumedAbi) {
   const std::string path = (dir_ / "empty.pmclog").string();
-  std::ofstream(path).close();
+  write_file(path, "");
   auto ol = pmclog::open_log(path);
   ASSERT_TRUE(ol.ok()) << ol.error().message;
   EXPECT_TRUE(ol->detection.width_assumed || ol->detection.generation_assumed);

@@ -550,6 +550,8 @@ const Compressor kCompressors[] = {{"gzip", {"gzip", "-c"}, 256},
                                    {"xz", {"xz", "-c"}, 256},
                                    {"bzip2", {"bzip2", "-c"}, 64}};
 
+void PrintTo(const Compressor& c, std::ostream* os) { *os << c.name; }
+
 // `c` compresses file `in` into file `out`.
 Ran compress(const Compressor& c, const fs::path& in, const fs::path& out) {
   RunOptions o;

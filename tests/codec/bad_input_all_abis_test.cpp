@@ -14,8 +14,8 @@ namespace {
 class BadInputAllAbis : public ::testing::TestWithParam<Abi> {
  protected:
   void SetUp() override {
-    bytes_ = read_bytes(fixtures_dir() + "/" + fixture_relpath(GetParam()) + ".pmclog");
-    listing_ = parse_listing(read_file(fixtures_dir() + "/" + fixture_relpath(GetParam()) + ".expected.txt"));
+    bytes_ = slurp_bytes(fixtures_dir() + "/" + fixture_relpath(GetParam()) + ".pmclog");
+    listing_ = parse_listing(slurp(fixtures_dir() + "/" + fixture_relpath(GetParam()) + ".expected.txt"));
     ASSERT_TRUE(listing_.error.empty());
     ASSERT_GE(listing_.records.size(), 6u);
     victim_ = listing_.records[4];  // a record in the middle, after 4 good ones
@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(AllAbis, BadInputAllAbis, ::testing::ValuesIn(fixture_a
 // A modern INITIALIZE of the other time_t's size does not fit the ABI (format.md §8.1): 104 bytes where
 // the LP64 ABI says 112 is below its size; 120 is not its size.
 TEST(BadInputModern, InitializeOfTheWrongSize) {
-  const auto orig = read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
+  const auto orig = slurp_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
   for (uint8_t len : {104, 120}) {
     auto b = orig;
     b[0] = len;

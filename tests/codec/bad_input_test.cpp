@@ -20,8 +20,8 @@ namespace {
 const Abi kSeedAbi = Abi::make(Generation::L3, 8, ByteOrder::little);
 const Abi kModernAbi = Abi::make(Generation::M9, 8, ByteOrder::little);
 
-std::vector<uint8_t> seed() { return read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog"); }
-std::vector<uint8_t> modern() { return read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog"); }
+std::vector<uint8_t> seed() { return slurp_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog"); }
+std::vector<uint8_t> modern() { return slurp_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog"); }
 
 // `tok` appears in the message as a whole token (case-insensitive, not inside a longer
 // number or word). No regular expressions: g++-12 warns inside <regex> under the sanitizers.

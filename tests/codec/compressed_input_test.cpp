@@ -25,7 +25,7 @@ namespace {
 
 struct Codec {
   const char* name;     // as in the error messages
-  const char* command;  // compresses stdin to stdout
+  const char* command;  // compresses stdin to stdout (fixed option text)
   pmclog::Compression c;
 };
 
@@ -38,32 +38,26 @@ const Codec kCodecs[] = {
 
 class CompressedInput : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("pmclog-codec-compressed-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& leaf) const { return dir_.file(leaf); }
 
-  std::string path(const std::string& leaf) const { return (dir_ / leaf).string(); }
-
-  static void write(const std::string& p, const std::vector<uint8_t>& b) {
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
-                                             static_cast<std::streamsize>(b.size()));
-  }
+  static void write(const std::string& p, const std::vector<uint8_t>& b) { write_file(p, b); }
 
   // `command` < in > out; an empty result (with a failure) when the tool is missing.
   std::vector<uint8_t> compress(const std::string& command, const std::vector<uint8_t>& in) {
     const std::string src = path("in.raw"), out = path("out.cmp");
     write(src, in);
-    const std::string cmd = command + " < '" + src + "' > '" + out + "' 2>/dev/null";
-    if (std::system(cmd.c_str()) != 0) {
-      ADD_FAILURE() << command << " failed (scripts/setup.sh installs the compressors)";
+    pmclog_test::RunOptions o;
+    o.stdin_path = src;
+    o.stdout_path = out;
+    const pmclog_test::Ran r = pmclog_test::run(pmclog_test::words(command), o);
+    if (r.status != 0) {
+      ADD_FAILURE() << command << " failed (scripts/setup.sh installs the compressors): " << r.err;
       return {};
     }
-    return read_bytes(out);
+    return slurp_bytes(out);
   }
 
-  fs::path dir_;
+  ScratchDir dir_;
 };
 
 std::vector<Owned> plain_records(const std::vector<uint8_t>& bytes, const pmclog::Abi& abi) {
@@ -86,7 +80,7 @@ bool same_abi(const pmclog::Abi& a, const pmclog::Abi& b) {
 // records repeated, each with its own TSC (any value is valid there, format.md §3.3) so that
 // the compressed size grows with the log and a cut stream still holds whole blocks.
 std::vector<uint8_t> big_log(size_t copies) {
-  const auto one = read_bytes(fixtures_dir() + "/M10-64-le.pmclog");
+  const auto one = slurp_bytes(fixtures_dir() + "/M10-64-le.pmclog");
   std::vector<uint64_t> starts;
   for (const Owned& r : plain_records(one, detected(one))) starts.push_back(r.offset);
   std::vector<uint8_t> out;
@@ -105,7 +99,7 @@ std::vector<uint8_t> big_log(size_t copies) {
 
 TEST_F(CompressedInput, EveryCompressionDecodesExactlyLikeThePlainFile) {
   for (const char* stem : {"M10-64-le", "M9-32-be", "L3-32-be", "L1-64-le", "L2-64-be"}) {
-    const auto plain = read_bytes(fixtures_dir() + "/" + stem + ".pmclog");
+    const auto plain = slurp_bytes(fixtures_dir() + "/" + stem + ".pmclog");
     const auto want = plain_records(plain, detected(plain));
     ASSERT_FALSE(want.empty());
     for (const Codec& c : kCodecs) {
@@ -148,7 +142,7 @@ TEST_F(CompressedInput, ConcatenatedMembersAndABigLogDecode) {
 }
 
 TEST_F(CompressedInput, FifoAndStandardInputAreStreamed) {
-  const auto plain = read_bytes(fixtures_dir() + "/M9-32-be.pmclog");
+  const auto plain = slurp_bytes(fixtures_dir() + "/M9-32-be.pmclog");
   const auto want = plain_records(plain, detected(plain));
   for (const Codec& c : kCodecs) {
     for (const bool via_stdin : {false, true}) {
@@ -232,7 +226,7 @@ TEST_F(CompressedInput, ForeignMagicIsNamed) {
   }
   // A log's first header word is never taken for a magic, whatever follows it.
   for (const char* stem : {"M10-64-le", "L3-32-be"}) {
-    auto bytes = read_bytes(fixtures_dir() + "/" + stem + ".pmclog");
+    auto bytes = slurp_bytes(fixtures_dir() + "/" + stem + ".pmclog");
     EXPECT_EQ(pmclog::foreign_format(bytes), std::nullopt) << stem;
   }
 }
@@ -254,7 +248,7 @@ TEST_F(CompressedInput, ForeignFormatInsideACompressionIsNamed) {
 
 TEST_F(CompressedInput, ZstdWindowAboveTheCapIsRefusedClearly) {
   EXPECT_EQ(pmclog::kZstdWindowLogMax, 27);
-  const auto plain = read_bytes(fixtures_dir() + "/M10-64-le.pmclog");
+  const auto plain = slurp_bytes(fixtures_dir() + "/M10-64-le.pmclog");
   // From standard input the size is unknown, so zstd keeps the 1 GiB window it was told.
   const std::string file = path("long30.zst");
   write(file, compress("zstd -q -c --long=30", plain));

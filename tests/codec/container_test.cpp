@@ -6,8 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
+#include <optional>
 
 #include "pmclog/container.h"
 #include "pmclog/open.h"
@@ -17,7 +16,11 @@
 namespace {
 
 using codec_test::hex;
+using codec_test::PipeFeed;
 using codec_test::read_all;
+using codec_test::ScratchDir;
+using codec_test::slurp_bytes;
+using codec_test::write_file;
 using pmclog::ByteOrder;
 
 std::string hex_of(const std::string& s) {
@@ -62,23 +65,15 @@ std::vector<uint8_t> ppc_be() {
              "00 00 00 00  00 00 00 00");
 }
 
-std::vector<uint8_t> file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write(const std::string& path, const std::vector<uint8_t>& b) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
-                                               static_cast<std::streamsize>(b.size()));
-}
-
 std::vector<uint8_t> plus(std::vector<uint8_t> a, const std::vector<uint8_t>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
 
-[[maybe_unused]] std::string temp(const std::string& name) {
-  return ::testing::TempDir() + "/container_" + std::to_string(::getpid()) + "_" + name;
+// A path in this process's scratch folder, removed when the test program ends.
+std::string temp(const std::string& name) {
+  static const ScratchDir dir;
+  return dir.file(name);
 }
 
 TEST(Container, X86LittleEndianFieldByField) {
@@ -206,7 +201,7 @@ TEST(Container, DamagedVariantsNameTheOffset) {
     EXPECT_NE(f->message.find(d.words), std::string::npos) << f->message;
     // open_log refuses it with the same message, naming the file and the offset.
     const std::string path = temp("damaged.pmcl");
-    write(path, plus(d.bytes, {}));
+    write_file(path, plus(d.bytes, {}));
     std::vector<pmclog::ContainerIssue> issues;
     auto ol = pmclog::open_log(path, {}, &issues);
     ASSERT_FALSE(ol.ok());
@@ -297,7 +292,7 @@ TEST(Container, JsonReaderIsStrict) {
 
 // A small M10 amd64 stream after the container: INITIALIZE then CLOSELOG.
 std::vector<uint8_t> with_log(const std::vector<uint8_t>& container, const std::string& stem) {
-  return plus(container, file_bytes(codec_test::fixtures_dir() + "/" + stem + ".pmclog"));
+  return plus(container, slurp_bytes(codec_test::fixtures_dir() + "/" + stem + ".pmclog"));
 }
 
 TEST(Container, OpenLogKeepsFileOffsetsMappedPipedAndCompressed) {
@@ -310,24 +305,26 @@ TEST(Container, OpenLogKeepsFileOffsetsMappedPipedAndCompressed) {
                         Case{x86_le(), "L3-32-le", 300}}) {
     SCOPED_TRACE(k.stem);
     const auto bytes = with_log(k.container, k.stem);
-    const auto plain = file_bytes(codec_test::fixtures_dir() + "/" + std::string(k.stem) + ".pmclog");
+    const auto plain = slurp_bytes(codec_test::fixtures_dir() + "/" + std::string(k.stem) + ".pmclog");
     const std::string path = temp(std::string(k.stem) + ".pmcl");
-    write(path, bytes);
+    write_file(path, bytes);
     auto bare = pmclog::open_log(codec_test::fixtures_dir() + "/" + k.stem + ".pmclog");
     ASSERT_TRUE(bare.ok());
     const auto want = read_all(*bare->reader);
     ASSERT_GT(want.size(), 2u);
     const std::string gz = path + ".gz";
-    ASSERT_EQ(std::system(("gzip -c " + path + " > " + gz).c_str()), 0);
+    pmclog_test::RunOptions to_gz;
+    to_gz.stdout_path = gz;
+    ASSERT_EQ(pmclog_test::run({"gzip", "-c", path}, to_gz).status, 0);
     for (const std::string& how : {std::string("mapped"), std::string("pipe"), std::string("gzip")}) {
       SCOPED_TRACE(how);
       std::string name = how == "gzip" ? gz : path;
-      FILE* saved = nullptr;
+      std::optional<PipeFeed> feed;
       if (how == "pipe") {
-        // Standard input from a pipe: the streaming reader.
-        saved = ::popen(("cat " + path).c_str(), "r");
-        ASSERT_NE(saved, nullptr);
-        name = "/dev/fd/" + std::to_string(::fileno(saved));
+        // A pipe: the streaming reader.
+        feed.emplace(bytes);
+        ASSERT_GE(feed->read_end(), 0);
+        name = "/dev/fd/" + std::to_string(feed->read_end());
       }
       auto ol = pmclog::open_log(name);
       ASSERT_TRUE(ol.ok()) << ol.error().message;
@@ -342,7 +339,7 @@ TEST(Container, OpenLogKeepsFileOffsetsMappedPipedAndCompressed) {
         EXPECT_EQ(got[i].offset, want[i].offset + k.start);
         EXPECT_EQ(got[i].raw, want[i].raw);
       }
-      if (saved) ::pclose(saved);
+      if (feed) ::close(feed->read_end());
     }
     (void)plain;
   }
@@ -413,8 +410,7 @@ TEST(Container, FixturesDecodeToTheirListings) {
   for (const std::string stem : {"PMCL-M10-64-le", "PMCL-M10-64-be"}) {
     SCOPED_TRACE(stem);
     const std::string base = codec_test::fixtures_dir() + "/container/" + stem;
-    std::ifstream in(base + ".expected.txt");
-    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    const std::string text = codec_test::slurp(base + ".expected.txt");
     const auto listing = codec_test::parse_listing(text);
     ASSERT_TRUE(listing.error.empty()) << listing.error;
     auto ol = pmclog::open_log(base + ".pmclog");

@@ -74,7 +74,7 @@ TEST(Detect, ModernVersionChoosesM9OrM10) {
 }
 
 TEST(Detect, EveryPartCanBeOverridden) {
-  const auto b = read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
+  const auto b = slurp_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
   pmclog::AbiHint hint;
   hint.generation = Generation::L2;
   hint.address_width = 4;
@@ -86,7 +86,7 @@ TEST(Detect, EveryPartCanBeOverridden) {
   EXPECT_EQ(det->abi.byte_order, ByteOrder::big);
   EXPECT_GE(det->evidence.size(), 3u);
 
-  const auto m = read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
+  const auto m = slurp_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
   pmclog::AbiHint th;
   th.time_width = 4;
   th.generation = Generation::M10;
@@ -108,7 +108,7 @@ TEST(Detect, LegacySubGenerations) {
   // format.md §2.2: INITIALIZE major 1 or a PCSAMPLE means L1; PMCALLOCATEDYN means L3.
   for (const Abi& abi : all_abis()) {
     if (!abi.legacy()) continue;
-    const auto b = read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog");
+    const auto b = slurp_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog");
     auto det = pmclog::detect_abi(b);
     ASSERT_TRUE(det.ok());
     if (abi.generation != Generation::L2) {

@@ -131,7 +131,7 @@ TEST(FixtureOffsets, EveryFixtureHoldsTheHandComputedBytes) {
   ASSERT_EQ(fixtures.size(), 20u);
   for (const auto& f : fixtures) {
     SCOPED_TRACE(f.stem);
-    const auto bytes = codec_test::read_bytes(codec_test::fixtures_dir() + "/" + f.stem + ".pmclog");
+    const auto bytes = codec_test::slurp_bytes(codec_test::fixtures_dir() + "/" + f.stem + ".pmclog");
     ASSERT_EQ(bytes.size(), f.size);
     for (const Probe& p : f.probes) {
       const auto want = codec_test::hex(p.bytes);

@@ -19,9 +19,9 @@ class FixtureTest : public ::testing::TestWithParam<Abi> {
 };
 
 TEST_P(FixtureTest, DecodesToExactlyTheListing) {
-  const auto bytes = read_bytes(base() + ".pmclog");
+  const auto bytes = slurp_bytes(base() + ".pmclog");
   ASSERT_FALSE(bytes.empty()) << base() << ".pmclog missing";
-  const Listing want = parse_listing(read_file(base() + ".expected.txt"));
+  const Listing want = parse_listing(slurp(base() + ".expected.txt"));
   ASSERT_TRUE(want.error.empty()) << want.error;
   ASSERT_TRUE(want.total_bytes && want.total_records);
   EXPECT_EQ(*want.total_bytes, bytes.size());
@@ -50,7 +50,7 @@ TEST_P(FixtureTest, DecodesToExactlyTheListing) {
 
 TEST_P(FixtureTest, DetectsItsAbi) {
   const Abi abi = GetParam();
-  const auto bytes = read_bytes(base() + ".pmclog");
+  const auto bytes = slurp_bytes(base() + ".pmclog");
   auto det = pmclog::detect_abi(bytes);
   ASSERT_TRUE(det.ok()) << det.error().message;
   EXPECT_FALSE(det->evidence.empty());
@@ -79,7 +79,7 @@ TEST_P(FixtureTest, DetectsItsAbi) {
 
 TEST_P(FixtureTest, ReencodesToTheSameBytes) {
   const Abi abi = GetParam();
-  const auto bytes = read_bytes(base() + ".pmclog");
+  const auto bytes = slurp_bytes(base() + ".pmclog");
   auto rd = pmclog::LogReader::over(bytes, abi);
   pmclog::Record r;
   pmclog::Error err;
@@ -94,7 +94,7 @@ TEST_P(FixtureTest, ReencodesToTheSameBytes) {
 
 TEST_P(FixtureTest, StreamingGivesTheSameRecords) {
   const Abi abi = GetParam();
-  const auto bytes = read_bytes(base() + ".pmclog");
+  const auto bytes = slurp_bytes(base() + ".pmclog");
   auto over = pmclog::LogReader::over(bytes, abi);
   const auto want = read_all(over);
   ASSERT_FALSE(want.empty());

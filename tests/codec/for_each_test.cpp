@@ -67,7 +67,7 @@ std::vector<uint8_t> mixed_log(const Abi& abi, uint64_t seed) {
 TEST(ForEach, SameRecordsAsNextInEveryAbi) {
   for (const Abi& abi : fixture_abis()) {
     SCOPED_TRACE(fixture_stem(abi));
-    for (const auto& b : {read_bytes(fixtures_dir() + "/" + fixture_relpath(abi) + ".pmclog"),
+    for (const auto& b : {slurp_bytes(fixtures_dir() + "/" + fixture_relpath(abi) + ".pmclog"),
                           mixed_log(abi, 7)}) {
       auto rd = pmclog::LogReader::over(b, abi);
       pmclog::Error e1, e2;
@@ -83,7 +83,7 @@ TEST(ForEach, SameRecordsAsNextInEveryAbi) {
 TEST(ForEach, GoldenLogsAsNext) {
   for (const char* name : {"seed-lp64-le", "modern-lp64-le"}) {
     SCOPED_TRACE(name);
-    const auto b = read_bytes(fixtures_dir() + "/golden/" + name + ".pmclog");
+    const auto b = slurp_bytes(fixtures_dir() + "/golden/" + name + ".pmclog");
     ASSERT_FALSE(b.empty());
     const auto det = pmclog::detect_abi(b);
     ASSERT_TRUE(det.ok());
@@ -206,11 +206,9 @@ TEST(ForEach, MappedLogWithPageRelease) {
     ASSERT_TRUE(pmclog::encode(cc, abi, b).ok());
     ++records;
   }
-  const std::string path = ::testing::TempDir() + "/pmclog-for-each.log";
-  FILE* f = std::fopen(path.c_str(), "wb");
-  ASSERT_NE(f, nullptr);
-  ASSERT_EQ(std::fwrite(b.data(), 1, b.size(), f), b.size());
-  std::fclose(f);
+  const ScratchDir d;
+  const std::string path = d.file("for-each.log");
+  write_file(path, b);
   auto log = pmclog::open_log(path);
   std::remove(path.c_str());
   ASSERT_TRUE(log.ok()) << log.error().message;

@@ -73,7 +73,7 @@ TEST(Fuzz, MutatedFixturesNeverCrash) {
   int runs = 0;
   for (int round = 0; round < 150; ++round) {
     for (const Abi& abi : abis) {
-      const auto orig = read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog");
+      const auto orig = slurp_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog");
       ASSERT_FALSE(orig.empty());
       const auto b = mutate(orig, rng);
       (void)pmclog::detect_abi(b);
@@ -133,7 +133,7 @@ TEST(Fuzz, ForEachAgreesWithNextOnDamage) {
   const auto abis = all_abis();
   for (int round = 0; round < 25; ++round) {
     for (const Abi& abi : abis) {
-      const auto b = mutate(read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog"), rng);
+      const auto b = mutate(slurp_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog"), rng);
       ASSERT_EQ(trace(pmclog::LogReader::over(b, abi), b.size(), Via::for_each),
                 trace(pmclog::LogReader::over(b, abi), b.size()))
           << fixture_stem(abi) << " round " << round;
@@ -148,7 +148,7 @@ TEST(Fuzz, SpanAndStreamAgreeOnDamage) {
   const auto abis = all_abis();
   for (int round = 0; round < 25; ++round) {
     for (const Abi& abi : abis) {
-      const auto b = mutate(read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog"), rng);
+      const auto b = mutate(slurp_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog"), rng);
       const auto want = trace(pmclog::LogReader::over(b, abi), b.size());
       const size_t chunk = 1 + rng() % 32;
       const auto got = trace(pmclog::LogReader::stream(pmclog::span_source(b, chunk), abi), b.size());
@@ -166,7 +166,7 @@ TEST(Fuzz, EveryDecodedRecordRebuildsExactly) {
   size_t checked = 0;
   for (int round = 0; round < 40; ++round) {
     for (const Abi& abi : abis) {
-      const auto orig = read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog");
+      const auto orig = slurp_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog");
       // Flip bits only: framing mostly survives, so many damaged records still decode.
       auto b = orig;
       for (int i = 0; i < 6; ++i) b[rng() % b.size()] ^= static_cast<uint8_t>(1u << (rng() % 8));

@@ -33,7 +33,7 @@ class GoldenTest : public ::testing::TestWithParam<Golden> {
 };
 
 TEST_P(GoldenTest, DetectsItsAbi) {
-  const auto bytes = read_bytes(base() + ".pmclog");
+  const auto bytes = slurp_bytes(base() + ".pmclog");
   ASSERT_FALSE(bytes.empty());
   auto det = pmclog::detect_abi(bytes);
   ASSERT_TRUE(det.ok()) << det.error().message;
@@ -46,8 +46,8 @@ TEST_P(GoldenTest, DetectsItsAbi) {
 }
 
 TEST_P(GoldenTest, DecodesToExactlyTheListing) {
-  const auto bytes = read_bytes(base() + ".pmclog");
-  const Listing want = parse_listing(read_file(base() + ".expected.txt"));
+  const auto bytes = slurp_bytes(base() + ".pmclog");
+  const Listing want = parse_listing(slurp(base() + ".expected.txt"));
   ASSERT_TRUE(want.error.empty()) << want.error;
   ASSERT_FALSE(want.records.empty());
   ASSERT_TRUE(want.total_bytes.has_value());
@@ -70,7 +70,7 @@ TEST_P(GoldenTest, DecodesToExactlyTheListing) {
 // writer's buffers started zeroed, the stale bytes of format.md §5 are zero here, so the
 // encoder alone must reproduce every byte.
 TEST_P(GoldenTest, ReencodesToTheSameBytes) {
-  const auto bytes = read_bytes(base() + ".pmclog");
+  const auto bytes = slurp_bytes(base() + ".pmclog");
   const Abi abi = GetParam().abi;
   auto rd = pmclog::LogReader::over(bytes, abi);
   pmclog::Record r;
@@ -118,7 +118,7 @@ TEST(GoldenFolder, EveryLogIsTested) {
 
 // The listing parser itself: the modern listing's rate notes become rate fields.
 TEST(GoldenFolder, ListingNotesGiveTheRate) {
-  const Listing L = parse_listing(read_file(fixtures_dir() + "/golden/modern-lp64-le.expected.txt"));
+  const Listing L = parse_listing(slurp(fixtures_dir() + "/golden/modern-lp64-le.expected.txt"));
   ASSERT_TRUE(L.error.empty()) << L.error;
   ASSERT_EQ(L.records.size(), 30u);
   EXPECT_EQ(L.total_bytes, 9496u);
@@ -130,7 +130,7 @@ TEST(GoldenFolder, ListingNotesGiveTheRate) {
 // The modern PMCALLOCATEDYN puts the rate at 32 and the name at 40 (format.md §11): check the
 // raw bytes of the golden rec=17, whose rate 0x4847464544434241 is "ABCDEFGH" low word first.
 TEST(GoldenModern, AllocateDynNameAfterRate) {
-  const auto bytes = read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
+  const auto bytes = slurp_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
   ASSERT_GE(bytes.size(), 8992u + 96u);
   const uint8_t* p = bytes.data() + 8992;
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(p + 32), 8), "ABCDEFGH");

@@ -54,21 +54,21 @@ void check_lossless(const std::vector<uint8_t>& bytes, const Abi& abi) {
 TEST(JsonRoundTrip, EveryFixture) {
   for (const Abi& abi : all_abis()) {
     SCOPED_TRACE(fixture_stem(abi));
-    check_lossless(read_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog"), abi);
+    check_lossless(slurp_bytes(fixtures_dir() + "/" + fixture_stem(abi) + ".pmclog"), abi);
   }
 }
 
 TEST(JsonRoundTrip, GoldenLogsWithStaleBytes) {
   // Legacy: junk after the NUL of the seed's MAP_IN "/lib/libc.so.7" (rec=6 at 464, 40 bytes:
   // the NUL is byte 38, byte 39 is padding).
-  auto seed = read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
+  auto seed = slurp_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
   check_lossless(seed, Abi::make(Generation::L3, 8, pmclog::ByteOrder::little));
   ASSERT_EQ(seed[464 + 38], 0);
   seed[464 + 39] = 0xA5;
   check_lossless(seed, Abi::make(Generation::L3, 8, pmclog::ByteOrder::little));
 
   // Modern: junk in every spare word (bytes 4..7 of each record) and in USERDATA's pad.
-  auto modern = read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
+  auto modern = slurp_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
   const Abi m9 = Abi::make(Generation::M9, 8, pmclog::ByteOrder::little);
   check_lossless(modern, m9);
   for (size_t off = 0; off + 16 <= modern.size();) {

@@ -13,16 +13,6 @@ namespace codec_test {
 
 using pmclog::Field;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  const std::string s = read_file(path);
-  return std::vector<uint8_t>(s.begin(), s.end());
-}
-
 namespace {
 
 bool parse_number(const std::string& s, uint64_t& out) {

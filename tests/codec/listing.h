@@ -12,8 +12,12 @@
 
 #include "pmclog/abi.h"
 #include "pmclog/record.h"
+#include "support/files.h"
 
 namespace codec_test {
+
+using pmclog_test::slurp;  // the fixtures and their listings are read whole
+using pmclog_test::slurp_bytes;
 
 struct ListedRecord {
   int line = 0;  // 1-based line in the listing, for messages
@@ -39,8 +43,5 @@ Listing parse_listing(const std::string& text);
 // and each field. The PMCALLOCATE evname (libpmc's table name, not in the record) is skipped.
 ::testing::AssertionResult matches_listing(const ListedRecord& want, const pmclog::Record& got,
                                            const pmclog::Abi& abi);
-
-std::string read_file(const std::string& path);
-std::vector<uint8_t> read_bytes(const std::string& path);
 
 }  // namespace codec_test

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <thread>
 
@@ -27,17 +26,13 @@ namespace {
 
 class OpenTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("pmclog-codec-open-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  ScratchDir scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 std::vector<Owned> read_reference(const std::string& stem, const Abi& abi) {
   static std::vector<uint8_t> keep;  // records view these bytes until copied
-  keep = read_bytes(fixtures_dir() + "/" + stem + ".pmclog");
+  keep = slurp_bytes(fixtures_dir() + "/" + stem + ".pmclog");
   auto rd = pmclog::LogReader::over(keep, abi);
   return read_all(rd);
 }
@@ -65,8 +60,9 @@ TEST_F(OpenTest, GzipAndZstdInput) {
   struct C { const char* tool; const char* ext; pmclog::Compression c; };
   for (const C& c : {C{"gzip", ".gz", pmclog::Compression::gzip}, C{"zstd", ".zst", pmclog::Compression::zstd}}) {
     const std::string out = (dir_ / (std::string("log") + c.ext)).string();
-    const std::string cmd = std::string(c.tool) + " -q -c '" + src + "' > '" + out + "' 2>/dev/null";
-    if (std::system(cmd.c_str()) != 0) {
+    pmclog_test::RunOptions to_out;
+    to_out.stdout_path = out;
+    if (pmclog_test::run({c.tool, "-q", "-c", src}, to_out).status != 0) {
       ADD_FAILURE() << c.tool << " is not installed (scripts/setup.sh should install it)";
       continue;
     }
@@ -80,16 +76,16 @@ TEST_F(OpenTest, GzipAndZstdInput) {
     EXPECT_EQ(err.code, pmclog::Errc::none) << err.message;
     EXPECT_TRUE(got == want) << c.tool;
 
-    const auto head = read_bytes(out);
+    const auto head = slurp_bytes(out);
     EXPECT_EQ(pmclog::sniff_compression(std::span<const uint8_t>(head.data(), 4)), c.c);
   }
-  const auto plain = read_bytes(src);
+  const auto plain = slurp_bytes(src);
   EXPECT_EQ(pmclog::sniff_compression(plain), pmclog::Compression::none);
 }
 
 TEST_F(OpenTest, PipeIsStreamed) {
   const Abi abi = producer_abi(Generation::M9, 4, pmclog::ByteOrder::big);
-  const auto bytes = read_bytes(fixtures_dir() + "/M9-32-be.pmclog");
+  const auto bytes = slurp_bytes(fixtures_dir() + "/M9-32-be.pmclog");
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   std::thread writer([&] {
@@ -112,7 +108,7 @@ TEST_F(OpenTest, PipeIsStreamed) {
 
 TEST_F(OpenTest, EmptyFileOpensWithAssumedAbi) {
   const std::string path = (dir_ / "empty.pmclog").string();
-  std::ofstream(path).close();
+  write_file(path, "");
   auto ol = pmclog::open_log(path);
   ASSERT_TRUE(ol.ok()) << ol.error().message;
   EXPECT_TRUE(ol->detection.width_assumed || ol->detection.generation_assumed);
@@ -146,29 +142,6 @@ class StdinFrom {
   int saved_;
 };
 
-// Writes bytes into a pipe from a thread (in odd-sized pieces) and gives the read end.
-class PipeFeed {
- public:
-  explicit PipeFeed(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {
-    if (::pipe(fds_) != 0) fds_[0] = fds_[1] = -1;
-    writer_ = std::thread([this] {
-      for (size_t off = 0; fds_[1] >= 0 && off < bytes_.size();) {
-        const size_t n = std::min<size_t>(29, bytes_.size() - off);
-        if (::write(fds_[1], bytes_.data() + off, n) != static_cast<ssize_t>(n)) break;
-        off += n;
-      }
-      if (fds_[1] >= 0) ::close(fds_[1]);
-    });
-  }
-  ~PipeFeed() { writer_.join(); }
-  int read_end() const { return fds_[0]; }
-
- private:
-  std::vector<uint8_t> bytes_;
-  int fds_[2] = {-1, -1};
-  std::thread writer_;
-};
-
 std::vector<uint8_t> drain(pmclog::ByteSource& src, pmclog::Error* err = nullptr) {
   std::vector<uint8_t> out;
   uint8_t buf[1000];  // not a divisor of the sniff size: pieces straddle the prefix's end
@@ -182,11 +155,6 @@ std::vector<uint8_t> drain(pmclog::ByteSource& src, pmclog::Error* err = nullptr
     out.insert(out.end(), buf, buf + r.value());
   }
   return out;
-}
-
-void write_bytes(const std::string& path, const std::vector<uint8_t>& b) {
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
 }
 
 constexpr const char* kStdinFixture = "L3-64-be";
@@ -212,11 +180,11 @@ TEST_F(OpenTest, StdinRegularFileIsMapped) {
 // reading goes on from the descriptor's offset, with offsets counted from there, as when the
 // rest comes through a pipe.
 TEST_F(OpenTest, StdinRegularFileIsReadFromItsOffset) {
-  const auto log = read_bytes(fixtures_dir() + "/" + kStdinFixture + ".pmclog");
+  const auto log = slurp_bytes(fixtures_dir() + "/" + kStdinFixture + ".pmclog");
   std::vector<uint8_t> bytes(24 + log.size(), 'x');  // 24 bytes read before: not ours
   std::copy(log.begin(), log.end(), bytes.begin() + 24);
   const std::string path = (dir_ / "prefixed.pmclog").string();
-  write_bytes(path, bytes);
+  write_file(path, bytes);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   ASSERT_EQ(::lseek(fd, 24, SEEK_SET), 24);
   StdinFrom in(fd);
@@ -233,7 +201,7 @@ TEST_F(OpenTest, StdinRegularFileIsReadFromItsOffset) {
 }
 
 TEST_F(OpenTest, StdinPipeIsStreamed) {
-  PipeFeed feed(read_bytes(fixtures_dir() + "/" + kStdinFixture + ".pmclog"));
+  PipeFeed feed(slurp_bytes(fixtures_dir() + "/" + kStdinFixture + ".pmclog"));
   StdinFrom in(feed.read_end());
   auto ol = pmclog::open_log("-");
   ASSERT_TRUE(ol.ok()) << ol.error().message;
@@ -246,8 +214,10 @@ TEST_F(OpenTest, StdinPipeIsStreamed) {
 TEST_F(OpenTest, StdinCompressedPipeIsDecompressed) {
   const std::string plain = fixtures_dir() + "/" + kStdinFixture + ".pmclog";
   const std::string gz = (dir_ / "log.gz").string();
-  ASSERT_EQ(std::system(("gzip -c '" + plain + "' > '" + gz + "'").c_str()), 0);
-  PipeFeed feed(read_bytes(gz));
+  pmclog_test::RunOptions to_gz;
+  to_gz.stdout_path = gz;
+  ASSERT_EQ(pmclog_test::run({"gzip", "-c", plain}, to_gz).status, 0);
+  PipeFeed feed(slurp_bytes(gz));
   StdinFrom in(feed.read_end());
   auto ol = pmclog::open_log("-");
   ASSERT_TRUE(ol.ok()) << ol.error().message;
@@ -305,7 +275,7 @@ TEST_F(OpenTest, StdinIsCalledStdinInMessages) {
     }
   }
   const std::string zip = (dir_ / "a.zip").string();
-  write_bytes(zip, {'P', 'K', 3, 4, 20, 0, 0, 0});
+  write_file(zip, {'P', 'K', 3, 4, 20, 0, 0, 0});
   StdinFrom in(::open(zip.c_str(), O_RDONLY | O_CLOEXEC));
   auto ol = pmclog::open_log("-");
   ASSERT_FALSE(ol.ok());
@@ -334,7 +304,7 @@ TEST_F(OpenTest, InputBytesAreDecompressed) {
     text.insert(text.end(), line.begin(), line.end());
   }
   const std::string plain = (dir_ / "in.jsonl").string();
-  write_bytes(plain, text);
+  write_file(plain, text);
   {
     auto bi = pmclog::open_input_bytes(plain);
     ASSERT_TRUE(bi.ok()) << bi.error().message;
@@ -347,8 +317,11 @@ TEST_F(OpenTest, InputBytesAreDecompressed) {
                      C{"xz", pmclog::Compression::xz}, C{"bzip2", pmclog::Compression::bzip2}}) {
     SCOPED_TRACE(c.tool);
     const std::string packed = (dir_ / "in.packed").string();
-    const std::string cmd = std::string(c.tool) + " -c < '" + plain + "' > '" + packed + "'";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << c.tool << " is not installed";
+    pmclog_test::RunOptions pack;
+    pack.stdin_path = plain;
+    pack.stdout_path = packed;
+    ASSERT_EQ(pmclog_test::run(pmclog_test::concat({pmclog_test::words(c.tool), {"-c"}}), pack).status, 0)
+        << c.tool << " is not installed";
     for (const bool via_stdin : {false, true}) {
       std::optional<StdinFrom> in;
       if (via_stdin) in.emplace(::open(packed.c_str(), O_RDONLY | O_CLOEXEC));
@@ -364,7 +337,7 @@ TEST_F(OpenTest, InputBytesAreDecompressed) {
 
 TEST_F(OpenTest, InputBytesRefuseForeignFormats) {
   const std::string zip = (dir_ / "in.zip").string();
-  write_bytes(zip, {'P', 'K', 3, 4, 20, 0, 0, 0});
+  write_file(zip, {'P', 'K', 3, 4, 20, 0, 0, 0});
   auto bi = pmclog::open_input_bytes(zip);
   ASSERT_FALSE(bi.ok());
   EXPECT_EQ(bi.error().code, pmclog::Errc::bad_abi);
@@ -372,9 +345,9 @@ TEST_F(OpenTest, InputBytesRefuseForeignFormats) {
 
   // A tar archive inside gzip is named as such, after decompression.
   const std::string member = (dir_ / "member.jsonl").string();
-  write_bytes(member, {'{', '}', '\n'});
+  write_file(member, {'{', '}', '\n'});
   const std::string tgz = (dir_ / "in.tar.gz").string();
-  ASSERT_EQ(std::system(("tar -czf '" + tgz + "' -C '" + dir_.string() + "' member.jsonl").c_str()), 0);
+  ASSERT_EQ(pmclog_test::run({"tar", "-czf", tgz, "-C", dir_, "member.jsonl"}).status, 0);
   auto t = pmclog::open_input_bytes(tgz);
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.error().message.find("a tar archive (gzip-compressed)"), std::string::npos)

@@ -18,7 +18,7 @@ constexpr size_t kAt = 4784;        // seed rec=14, after 14 good records
 constexpr size_t kSeedRecords = 31;
 
 std::vector<uint8_t> with_garbage(size_t n) {
-  auto b = read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
+  auto b = slurp_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
   std::vector<uint8_t> junk(n);
   for (size_t i = 0; i < n; ++i) junk[i] = static_cast<uint8_t>(0x5A + i % 7);  // no 0xEE
   b.insert(b.begin() + kAt, junk.begin(), junk.end());
@@ -102,7 +102,7 @@ TEST(Resync, DecodableRecordInsideGarbageIsSkipped) {
 }
 
 TEST(Resync, GarbageAtTheEndSkipsToTheEnd) {
-  auto b = read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
+  auto b = slurp_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
   const size_t good = b.size();
   b.insert(b.end(), 64, 0x00);
   auto rd = pmclog::LogReader::over(b, kSeedAbi);
@@ -121,7 +121,7 @@ TEST(Resync, GarbageAtTheEndSkipsToTheEnd) {
 
 // skip() refuses when the length cannot be trusted (length 0 would never advance).
 TEST(Resync, SkipRefusesAnUntrustworthyLength) {
-  auto b = read_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
+  auto b = slurp_bytes(fixtures_dir() + "/golden/seed-lp64-le.pmclog");
   b[kAt] = 0;
   b[kAt + 1] = 0;
   auto rd = pmclog::LogReader::over(b, kSeedAbi);
@@ -138,7 +138,7 @@ TEST(Resync, SkipRefusesAnUntrustworthyLength) {
 
 // Iteration can stop and resume: reading in two halves gives the same records.
 TEST(Resync, StopAndResume) {
-  const auto b = read_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
+  const auto b = slurp_bytes(fixtures_dir() + "/golden/modern-lp64-le.pmclog");
   const Abi abi = Abi::make(Generation::M9, 8, ByteOrder::little);
   auto all = pmclog::LogReader::over(b, abi);
   const auto want = read_all(all);
@@ -195,7 +195,7 @@ TEST(Stream, LargestRecordThroughTheSmallestBuffer) {
 
 // What the tools do with a pipe: peek at the first bytes, detect the ABI, set it, read.
 TEST(Stream, PeekDetectThenRead) {
-  const auto b = read_bytes(fixtures_dir() + "/M10-32-be.pmclog");
+  const auto b = slurp_bytes(fixtures_dir() + "/M10-32-be.pmclog");
   auto rd = pmclog::LogReader::stream(pmclog::span_source(b, 5), Abi::make(Generation::L3, 8, ByteOrder::little));
   const auto head = rd.peek(1u << 16);
   ASSERT_EQ(head.size(), b.size());  // the whole small log fits in the peek

@@ -52,7 +52,7 @@ std::vector<bool> stale_map(const std::vector<uint8_t>& b, const Abi& abi) {
 }
 
 void check(const std::string& file, const Abi& abi, size_t min_stale) {
-  const auto clean = read_bytes(fixtures_dir() + "/" + file);
+  const auto clean = slurp_bytes(fixtures_dir() + "/" + file);
   ASSERT_FALSE(clean.empty());
   const auto stale = stale_map(clean, abi);
   size_t nstale = 0;

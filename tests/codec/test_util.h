@@ -1,15 +1,27 @@
 // Small helpers shared by the codec tests.
 #pragma once
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "pmclog/decode.h"
 #include "pmclog/reader.h"
 #include "pmclog/record.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
 
 namespace codec_test {
+
+using pmclog_test::ScratchDir;
+using pmclog_test::slurp;
+using pmclog_test::slurp_bytes;
+using pmclog_test::write_file;
 
 inline std::string fixtures_dir() { return PMCLOG_FIXTURES_DIR; }
 
@@ -53,6 +65,33 @@ struct Owned {
            header.ts_nsec == o.header.ts_nsec && header.tsc == o.header.tsc && raw == o.raw &&
            value == o.value;
   }
+};
+
+// Writes bytes into a pipe from a thread (in odd-sized pieces, so that records straddle
+// reads) and gives the read end, which is the caller's to close: a log that arrives as
+// from another program.
+class PipeFeed {
+ public:
+  explicit PipeFeed(std::vector<uint8_t> bytes, size_t piece = 29) : bytes_(std::move(bytes)) {
+    if (::pipe(fds_) != 0) fds_[0] = fds_[1] = -1;
+    writer_ = std::thread([this, piece] {
+      for (size_t off = 0; fds_[1] >= 0 && off < bytes_.size();) {
+        const size_t n = std::min(piece, bytes_.size() - off);
+        if (::write(fds_[1], bytes_.data() + off, n) != static_cast<ssize_t>(n)) break;
+        off += n;
+      }
+      if (fds_[1] >= 0) ::close(fds_[1]);
+    });
+  }
+  ~PipeFeed() { writer_.join(); }
+  PipeFeed(const PipeFeed&) = delete;
+  PipeFeed& operator=(const PipeFeed&) = delete;
+  int read_end() const { return fds_[0]; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  int fds_[2] = {-1, -1};
+  std::thread writer_;
 };
 
 inline Owned own(const pmclog::Record& r, const pmclog::Abi& abi) {

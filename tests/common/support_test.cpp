@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -88,6 +89,16 @@ TEST(Support, DuringSeesTheRunningChild) {
   });
   EXPECT_FALSE(ended_before);
   EXPECT_EQ(r.signal, SIGKILL);
+}
+
+// What a child leaves running may keep its pipes open: the run ends anyway, with what the
+// child itself wrote.
+TEST(Support, WhatTheChildLeftRunningDoesNotHoldTheRun) {
+  const auto start = std::chrono::steady_clock::now();
+  const Ran r = bash("echo before; sleep 6 & exit 4");
+  EXPECT_EQ(r.status, 4);
+  EXPECT_EQ(r.out, "before\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(Support, ShellQuoteSurvivesBash) {

@@ -29,7 +29,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 // stackcollapse-pmc.pl's output over a file, each emitted path added up.
-Stacks collapse(const reptest::TempDir& d, const std::string& text, bool speedscope = false) {
+Stacks collapse(const reptest::ScratchDir& d, const std::string& text, bool speedscope = false) {
   EXPECT_STRNE(PYTHON_EXE, "") << "python3 is missing: it runs the stackcollapse-pmc.pl rules";
   if (std::string(PYTHON_EXE).empty()) return {};
   reptest::write_file(d.file("graph.txt"), text);
@@ -151,20 +151,20 @@ std::map<std::string, uint64_t> check_layout(const std::string& text, size_t dep
   return events;
 }
 
-reptest::RunResult report(const std::vector<std::string>& args) {
+reptest::Ran report(const std::vector<std::string>& args) {
   std::vector<std::string> argv{REPORT_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
   return reptest::run(argv);
 }
 
 // Both outputs of one run.
-std::pair<std::string, std::string> graph_and_folded(const reptest::TempDir& d,
+std::pair<std::string, std::string> graph_and_folded(const reptest::ScratchDir& d,
                                                      std::vector<std::string> args) {
   std::vector<std::string> a{"--format", "callgraph,folded", "-o", d.file("g"), "-o", d.file("f")};
   a.insert(a.end(), args.begin(), args.end());
   const auto r = report(a);
   EXPECT_EQ(r.status, 0) << r.err;
-  return {reptest::read_file(d.file("g")), reptest::read_file(d.file("f"))};
+  return {reptest::slurp(d.file("g")), reptest::slurp(d.file("f"))};
 }
 
 uint64_t total(const Stacks& s) {
@@ -176,8 +176,8 @@ uint64_t total(const Stacks& s) {
 TEST(Callgraph, GoldenLogLineByLine) {
   // Worked out from golden.jsonl (fixtures/report/README.md) and pmcstat's printf formats:
   // six samples; leaves libc+0x10 (twice, called from sh+0x450), then one each, by name.
-  reptest::TempDir empty;
-  const auto r = report({"--format", "callgraph", "--sysroot", empty.path, kGolden});
+  reptest::ScratchDir empty;
+  const auto r = report({"--format", "callgraph", "--sysroot", empty.str(), kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string pad8(8, ' ');  // " [2] " ends in a space, then 7 make 12 columns
   const std::string expected =
@@ -195,7 +195,7 @@ TEST(Callgraph, GoldenLogLineByLine) {
   EXPECT_EQ(r.out, expected);
   check_layout(r.out, 32);
   // -z 1: the sampled functions alone.
-  const auto z1 = report({"--format", "callgraph", "-z", "1", "--sysroot", empty.path, kGolden});
+  const auto z1 = report({"--format", "callgraph", "-z", "1", "--sysroot", empty.str(), kGolden});
   ASSERT_EQ(z1.status, 0) << z1.err;
   EXPECT_EQ(z1.out, "@ cpu-clock [6 samples]\n\n"
                     "33.33%  [2]" + pad8 + "libc.so.7+0x10 @ /lib/libc.so.7\n\n"
@@ -206,9 +206,9 @@ TEST(Callgraph, GoldenLogLineByLine) {
 }
 
 TEST(Callgraph, GoldenLogReadBackEqualsFolded) {
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   const auto [graph, folded] =
-      graph_and_folded(d, {"--event", "cpu-clock", "--sysroot", empty.path, kGolden});
+      graph_and_folded(d, {"--event", "cpu-clock", "--sysroot", empty.str(), kGolden});
   const Stacks back = collapse(d, graph);
   EXPECT_EQ(back, readable(reptest::parse_folded(folded), 32));
   EXPECT_EQ(total(back), 6u);
@@ -217,7 +217,7 @@ TEST(Callgraph, GoldenLogReadBackEqualsFolded) {
 // A log of many random stacks over three objects that are not on disk (every address its
 // own function, labelled object+0xOFFSET), two processes, kernel-mode samples and a second
 // event; some stacks are suffixes of others, some deeper than -z.
-std::string random_log(const reptest::TempDir& d, unsigned seed) {
+std::string random_log(const reptest::ScratchDir& d, unsigned seed) {
   std::vector<std::string> l{
       R"({"type":"initialize","generation":"M10","byte_order":"little","address_width":8,"version":167772160,"arch":1024,"tsc_freq":1000000000,"cpuid":"cg","tsc":1000})",
       R"({"type":"pmcallocatedyn","pmcid":4294053632,"event":131072,"flags":386,"rate":1000,"evname":"cpu-clock","tsc":1001})",
@@ -249,13 +249,13 @@ std::string random_log(const reptest::TempDir& d, unsigned seed) {
 }
 
 TEST(Callgraph, RandomLogsReadBackEqualsFoldedAtEveryDepth) {
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   for (unsigned seed : {1u, 2u, 3u}) {
     const std::string log = random_log(d, seed);
     for (size_t depth : {32u, 4u, 2u, 1u}) {
       SCOPED_TRACE("seed " + std::to_string(seed) + ", -z " + std::to_string(depth));
       const auto [graph, folded] = graph_and_folded(
-          d, {"--event", "cpu-clock", "-z", std::to_string(depth), "--sysroot", empty.path, log});
+          d, {"--event", "cpu-clock", "-z", std::to_string(depth), "--sysroot", empty.str(), log});
       const auto events = check_layout(graph, depth);
       const Stacks f = reptest::parse_folded(folded);
       EXPECT_EQ(events, (std::map<std::string, uint64_t>{{"cpu-clock", total(f)}}));
@@ -285,7 +285,7 @@ TEST(Callgraph, RandomLogsReadBackEqualsFoldedAtEveryDepth) {
         }
     }
     // Both events: one tree each, with the samples folded gives each.
-    const auto [graph, folded] = graph_and_folded(d, {"--sysroot", empty.path, log});
+    const auto [graph, folded] = graph_and_folded(d, {"--sysroot", empty.str(), log});
     std::map<std::string, uint64_t> by_event;
     for (const auto& [stack, n] : reptest::parse_folded(folded)) by_event[split(stack, ';')[0]] += n;
     EXPECT_EQ(check_layout(graph, 32), by_event);
@@ -294,7 +294,7 @@ TEST(Callgraph, RandomLogsReadBackEqualsFoldedAtEveryDepth) {
 }
 
 TEST(Callgraph, RecordedWorkloadReadBackEqualsFolded) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string log = d.file("hot.pmclog");
   const auto rec = reptest::run({RECORD_EXE, "-o", log, "--", WORKLOAD_HOT, "0.6"});
   ASSERT_EQ(rec.status, 0) << rec.err;
@@ -328,10 +328,10 @@ TEST(Callgraph, RecordedWorkloadReadBackEqualsFolded) {
 }
 
 TEST(Callgraph, ByFileHeadersAreIgnoredByTheReaders) {
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   const std::string a = random_log(d, 7), b = random_log(d, 8);
   const auto r = report({"--format", "callgraph", "--by-file", "--event", "cpu-clock",
-                         "--sysroot", empty.path, a, b});
+                         "--sysroot", empty.str(), a, b});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("# Input: " + a + "\n\n@ cpu-clock [", 0), 0u) << r.out.substr(0, 200);
   EXPECT_NE(r.out.find("\n# Input: " + b + "\n\n@ cpu-clock ["), std::string::npos);
@@ -339,7 +339,7 @@ TEST(Callgraph, ByFileHeadersAreIgnoredByTheReaders) {
   // Read back, the two profiles give what each gives alone.
   Stacks want;
   for (const auto& log : {a, b}) {
-    const auto one = report({"--format", "callgraph", "--event", "cpu-clock", "--sysroot", empty.path, log});
+    const auto one = report({"--format", "callgraph", "--event", "cpu-clock", "--sysroot", empty.str(), log});
     ASSERT_EQ(one.status, 0) << one.err;
     for (const auto& [s, n] : collapse(d, one.out)) want[s] += n;
   }
@@ -349,14 +349,14 @@ TEST(Callgraph, ByFileHeadersAreIgnoredByTheReaders) {
 TEST(Callgraph, NamesNeverBreakTheLayout) {
   // An object path with a space, a quote, an escape sequence and invalid UTF-8: the
   // unresolved frame's label keeps no white space and no control character.
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   const std::string log = reptest::write_log(d, "names.pmclog", {
       R"({"type":"initialize","generation":"M10","byte_order":"little","address_width":8,"version":167772160,"arch":1024,"tsc_freq":1000000000,"cpuid":"cg","tsc":1000})",
       R"({"type":"pmcallocatedyn","pmcid":4294053632,"event":131072,"flags":386,"rate":1000,"evname":"cpu-clock","tsc":1001})",
       R"({"type":"procexec","pid":50,"pmcid":4294053632,"entryaddr":0,"dynaddr_hex":"0x1000000","path":"/usr/bin/a b\u001b[31m\"x","path_hex":"2f7573722f62696e2f6120621b5b33316d2278ff","tsc":1004})",
       R"({"type":"callchain","pid":50,"tid":50,"pmcid":4294053632,"cpu":0,"usermode":1,"pcs_hex":["0x1000010","0x1000020"],"tsc":2000})",
       R"({"type":"closelog","tsc":3000})"});
-  const auto r = report({"--format", "callgraph", "--sysroot", empty.path, log});
+  const auto r = report({"--format", "callgraph", "--sysroot", empty.str(), log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
   check_layout(r.out, 32);

@@ -125,7 +125,7 @@ TEST(Cli, AbiOptionsAreAHintToTheReader) {
 }
 
 TEST(Cli, WithoutLogStandardInputIsRead) {
-  const std::string bytes = reptest::read_file(kLog);
+  const std::string bytes = reptest::slurp(kLog);
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{}, {"--format", "folded"}, {"--format", "top,folded"}}) {
     std::vector<std::string> named{REPORT_EXE}, piped{REPORT_EXE}, dash{REPORT_EXE};
@@ -159,7 +159,7 @@ TEST(Cli, WithoutLogStandardInputIsRead) {
 }
 
 TEST(Cli, EmptyInputIsAnError) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string empty = d.file("empty.pmclog");
   reptest::write_file(empty, "");
   const std::string msg = ": empty input: no INITIALIZE record at offset 0\n";
@@ -189,21 +189,21 @@ TEST(Cli, EmptyInputIsAnError) {
 }
 
 TEST(Cli, OutputThatIsAnInputIsRefused) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string copy = d.file("x.pmclog");
-  reptest::write_file(copy, reptest::read_file(kLog));
+  reptest::write_file(copy, reptest::slurp(kLog));
   const auto r = reptest::run({REPORT_EXE, "-o", copy, copy});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(reptest::read_file(copy), reptest::read_file(kLog));  // untouched
+  EXPECT_EQ(reptest::slurp(copy), reptest::slurp(kLog));  // untouched
 }
 
 TEST(Cli, MissingInputIsExitTwoAfterTheOthers) {
-  reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path,
+  reptest::ScratchDir empty;
+  const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.str(),
                                empty.file("absent.pmclog"), kLog});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("absent.pmclog"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+  EXPECT_EQ(r.out, reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ const std::string kLog = std::string(REPORT_FIXTURES) + "/golden.pmclog";
 const std::string kFolded = std::string(REPORT_FIXTURES) + "/golden.folded.txt";
 const std::string kTry = "Try 'pmclog-report --help'.\n";
 
-reptest::RunResult report(std::vector<std::string> args) {
+reptest::Ran report(std::vector<std::string> args) {
   args.insert(args.begin(), REPORT_EXE);
   return reptest::run(args);
 }
@@ -37,7 +37,7 @@ size_t count(const std::string& text, const std::string& part) {
 TEST(Format, FormatIsTheKindAndSaysNothing) {
   const auto r = report({"--format", "folded", kLog});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, reptest::read_file(kFolded));
+  EXPECT_EQ(r.out, reptest::slurp(kFolded));
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
@@ -55,30 +55,30 @@ TEST(Format, OutputKindIsTheDeprecatedSpellingWithAWarning) {
   }
   // --output=KIND is the same spelling.
   const auto eq = report({"--output=folded", kLog});
-  EXPECT_EQ(eq.out, reptest::read_file(kFolded));
+  EXPECT_EQ(eq.out, reptest::slurp(kFolded));
   EXPECT_TRUE(has(eq.err, "is deprecated; use --format folded")) << eq.err;
 }
 
 TEST(Format, OutputAnythingElseIsTheFileAsO) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   // A path, a name that is no kind, and a kind's name with a folder in front of it.
   for (const std::string& name : {d.file("out.folded"), d.file("top"), d.file("folded,top")}) {
     const auto r = report({"--format", "folded", "--output", name, kLog});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "") << name;
     EXPECT_FALSE(has(r.err, "pmclog-report:")) << name << ": " << r.err;
-    EXPECT_EQ(reptest::read_file(name), reptest::read_file(kFolded)) << name;
+    EXPECT_EQ(reptest::slurp(name), reptest::slurp(kFolded)) << name;
   }
   // -o FILE with a kind's name is a file: only the long spelling was ever the kind.
   const auto r = report({"--format", "folded", "-o", d.file("svg"), kLog});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(reptest::read_file(d.file("svg")), reptest::read_file(kFolded));
+  EXPECT_EQ(reptest::slurp(d.file("svg")), reptest::slurp(kFolded));
   // The N-th file is the N-th kind's, whichever spelling named it.
   const auto two = report({"--format", "top,folded", "-o", d.file("a.txt"), "--output",
                            d.file("b.folded"), kLog});
   EXPECT_EQ(two.status, 0) << two.err;
-  EXPECT_EQ(reptest::read_file(d.file("b.folded")), reptest::read_file(kFolded));
-  EXPECT_TRUE(has(reptest::read_file(d.file("a.txt")), "# Event: cpu-clock")) << two.err;
+  EXPECT_EQ(reptest::slurp(d.file("b.folded")), reptest::slurp(kFolded));
+  EXPECT_TRUE(has(reptest::slurp(d.file("a.txt")), "# Event: cpu-clock")) << two.err;
 }
 
 TEST(Format, AnUnknownKindIsAUsageErrorNamingFormat) {
@@ -101,7 +101,7 @@ TEST(Format, HelpNamesFormatAndOutputFile) {
 // --- two outputs to one file --------------------------------------------------------------
 
 TEST(SameOutput, TwoKindsToOneFileAreAUsageError) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string same = d.file("same.txt");
   const auto r = report({"--format", "top,folded", "-o", same, "-o", same, kLog});
   EXPECT_EQ(r.status, 2);
@@ -110,26 +110,26 @@ TEST(SameOutput, TwoKindsToOneFileAreAUsageError) {
   EXPECT_TRUE(has(r.err, kTry)) << r.err;
   EXPECT_FALSE(std::filesystem::exists(same));  // refused before anything was written
   // Another spelling of a path not made yet.
-  const auto dot = report({"--format", "top,folded", "-o", same, "-o", d.path + "/./same.txt", kLog});
+  const auto dot = report({"--format", "top,folded", "-o", same, "-o", d.str() + "/./same.txt", kLog});
   EXPECT_EQ(dot.status, 2) << dot.err;
   EXPECT_FALSE(std::filesystem::exists(same));
 }
 
 TEST(SameOutput, AHardLinkIsTheSameFile) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string a = d.file("a.txt"), b = d.file("b.txt");
   reptest::write_file(a, "keep\n");
   ASSERT_EQ(link(a.c_str(), b.c_str()), 0);
   const auto r = report({"--format", "top,folded", "-o", a, "--output", b, kLog});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.err, "-o/--output")) << r.err;
-  EXPECT_EQ(reptest::read_file(a), "keep\n");
+  EXPECT_EQ(reptest::slurp(a), "keep\n");
 }
 
 TEST(SameOutput, StandardOutputAndDevicesMayBeShared) {
   const auto r = report({"--format", "folded,folded", "-o", "-", "-o", "-", kLog});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, reptest::read_file(kFolded) + reptest::read_file(kFolded));
+  EXPECT_EQ(r.out, reptest::slurp(kFolded) + reptest::slurp(kFolded));
   const auto n = report({"--format", "top,folded", "-o", "/dev/null", "-o", "/dev/null", kLog});
   EXPECT_EQ(n.status, 0) << n.err;
 }
@@ -137,35 +137,35 @@ TEST(SameOutput, StandardOutputAndDevicesMayBeShared) {
 // --- exit statuses ------------------------------------------------------------------------
 
 TEST(Status, MissingInputIsTwoAfterTheOthers) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const auto r = report({"--format", "folded", d.file("absent.pmclog"), kLog});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.err, "pmclog-report: " + d.file("absent.pmclog") + ": No such file or directory"))
       << r.err;
-  EXPECT_EQ(r.out, reptest::read_file(kFolded));  // the good one is reported
+  EXPECT_EQ(r.out, reptest::slurp(kFolded));  // the good one is reported
 }
 
 TEST(Status, AFolderAsInputIsTwo) {
-  reptest::TempDir d;
-  auto r = report({"--format", "folded", d.path});
+  reptest::ScratchDir d;
+  auto r = report({"--format", "folded", d.str()});
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_TRUE(has(r.err, d.path)) << r.err;
-  r = report({"--format", "folded", d.path, kLog});
+  EXPECT_TRUE(has(r.err, d.str())) << r.err;
+  r = report({"--format", "folded", d.str(), kLog});
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_EQ(r.out, reptest::read_file(kFolded));
+  EXPECT_EQ(r.out, reptest::slurp(kFolded));
 }
 
 TEST(Status, DamageIsOneAndMissingOutranksIt) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string cut = d.file("cut.pmclog");
-  const std::string bytes = reptest::read_file(kLog);
+  const std::string bytes = reptest::slurp(kLog);
   reptest::write_file(cut, bytes.substr(0, bytes.size() - 7));
   EXPECT_EQ(report({"--format", "folded", cut}).status, 1);
   EXPECT_EQ(report({"--format", "folded", cut, d.file("absent")}).status, 2);
 }
 
 TEST(Status, KernelAndSysrootAreCheckedBeforeReading) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string file = d.file("file"), missing = d.file("missing");
   reptest::write_file(file, "x");
   struct Case {
@@ -173,7 +173,7 @@ TEST(Status, KernelAndSysrootAreCheckedBeforeReading) {
     std::string option, why;
   };
   for (const Case& c : {Case{{"--kernel", missing}, "--kernel", "No such file or directory"},
-                        Case{{"--kernel", d.path}, "--kernel", "Is a directory"},
+                        Case{{"--kernel", d.str()}, "--kernel", "Is a directory"},
                         Case{{"--sysroot", missing}, "--sysroot", "No such file or directory"},
                         Case{{"--sysroot", file}, "--sysroot", "Not a directory"},
                         Case{{"--symfs", file}, "--symfs", "Not a directory"},
@@ -190,15 +190,16 @@ TEST(Status, KernelAndSysrootAreCheckedBeforeReading) {
     EXPECT_EQ(r.out, "");
   }
   // A good folder and file are taken.
-  const auto ok = report({"--format", "folded", "--sysroot", d.path, "--kernel", file, kLog});
+  const auto ok = report({"--format", "folded", "--sysroot", d.str(), "--kernel", file, kLog});
   EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
 TEST(Status, HelpAndVersionOnAFullDiskFail) {
   if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
   for (const char* opt : {"--help", "-V", "--version"}) {
-    const auto r = reptest::run({"/bin/sh", "-c", std::string("exec '") + REPORT_EXE + "' " + opt +
-                                                      " > /dev/full"});
+    pmclog_test::RunOptions full;
+    full.stdout_path = "/dev/full";
+    const auto r = pmclog_test::run({REPORT_EXE, opt}, full);
     EXPECT_EQ(r.status, 2) << opt;
     EXPECT_EQ(r.err, "pmclog-report: standard output: No space left on device\n") << opt;
   }
@@ -257,7 +258,7 @@ TEST(Filters, TogetherKeepingNothingWarns) {
 // Samples without frames are kept by no report: without a filter, nothing to warn about.
 TEST(Filters, NoFilterNoWarningWhateverIsKept) {
   using namespace reptest::synthetic;
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string log = reptest::write_log(
       d, "frameless.pmclog",
       {kInit, kCpuClock,
@@ -270,7 +271,7 @@ TEST(Filters, NoFilterNoWarningWhateverIsKept) {
 
 TEST(Filters, ModeThatNoSampleHasWarns) {
   using namespace reptest::synthetic;
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const auto chain = [](bool user) {
     return std::string(R"({"type":"callchain","pid":7,"tid":7,"pmcid":)") +
            std::to_string(kPmcA) + R"(,"cpu":0,"usermode":)" + (user ? "1" : "0") +
@@ -299,8 +300,8 @@ TEST(Filters, TheNameIsEscaped) {
 // --- damage -------------------------------------------------------------------------------
 
 TEST(Damage, StoppedByDamageNotesKeepGoingOnce) {
-  reptest::TempDir d;
-  const std::string bytes = reptest::read_file(kLog);
+  reptest::ScratchDir d;
+  const std::string bytes = reptest::slurp(kLog);
   const std::string a = d.file("a.pmclog"), b = d.file("b.pmclog");
   reptest::write_file(a, bytes.substr(0, bytes.size() - 7));
   reptest::write_file(b, bytes.substr(0, bytes.size() - 5));

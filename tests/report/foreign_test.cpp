@@ -56,7 +56,7 @@ uint64_t at(const std::string& file, const std::string& symbol, uint64_t start) 
   return start + v - reptest::exec_segment_page(file) + 1;
 }
 
-reptest::RunResult report(std::vector<std::string> args) {
+reptest::Ran report(std::vector<std::string> args) {
   args.insert(args.begin(), REPORT_EXE);
   return reptest::run(args);
 }
@@ -72,7 +72,7 @@ std::vector<std::string> frames_of(const std::string& folded) {
 }
 
 struct Foreign : ::testing::Test {
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   std::string root;
   void SetUp() override { root = dir.file("root"); }
 };

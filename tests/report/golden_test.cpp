@@ -13,10 +13,10 @@ namespace {
 const std::string kLog = std::string(REPORT_FIXTURES) + "/golden.pmclog";
 
 TEST(Golden, Top) {
-  reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--sysroot", empty.path, kLog});
+  reptest::ScratchDir empty;
+  const auto r = reptest::run({REPORT_EXE, "--sysroot", empty.str(), kLog});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.top.txt"));
+  EXPECT_EQ(r.out, reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.top.txt"));
 }
 
 // The golden log is FreeBSD's (a /boot kernel mapping): without --sysroot this machine's
@@ -25,10 +25,10 @@ TEST(Golden, Top) {
 TEST(Golden, WithoutASysrootNoFileOfThisMachineIsRead) {
   const auto folded = reptest::run({REPORT_EXE, "--format", "folded", kLog});
   ASSERT_EQ(folded.status, 0) << folded.err;
-  EXPECT_EQ(folded.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+  EXPECT_EQ(folded.out, reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
   const auto top = reptest::run({REPORT_EXE, kLog});
   ASSERT_EQ(top.status, 0) << top.err;
-  const std::string want = reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.top.txt");
+  const std::string want = reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.top.txt");
   // Up to the list of objects: the rows and the count of unresolved frames by reason.
   const size_t objects = want.find("#   /bin/sh: 5 frames, object missing");
   ASSERT_NE(objects, std::string::npos);
@@ -39,47 +39,47 @@ TEST(Golden, WithoutASysrootNoFileOfThisMachineIsRead) {
 }
 
 TEST(Golden, Folded) {
-  reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, kLog});
+  reptest::ScratchDir empty;
+  const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.str(), kLog});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+  EXPECT_EQ(r.out, reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
 }
 
 TEST(Golden, FoldedWithCommandFrameAndOneEvent) {
-  reptest::TempDir empty;
+  reptest::ScratchDir empty;
   const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--comm-frame", "--event",
-                               "cpu-clock", "--sysroot", empty.path, kLog});
+                               "cpu-clock", "--sysroot", empty.str(), kLog});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded-comm.txt"));
+  EXPECT_EQ(r.out, reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.folded-comm.txt"));
 }
 
 TEST(Golden, SeveralOutputsEachToItsFile) {
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   const auto r = reptest::run({REPORT_EXE, "--format", "folded", "--format", "top", "-o",
-                               d.file("f"), "-o", d.file("t"), "--sysroot", empty.path, kLog});
+                               d.file("f"), "-o", d.file("t"), "--sysroot", empty.str(), kLog});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(reptest::read_file(d.file("f")),
-            reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
-  EXPECT_EQ(reptest::read_file(d.file("t")),
-            reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.top.txt"));
+  EXPECT_EQ(reptest::slurp(d.file("f")),
+            reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+  EXPECT_EQ(reptest::slurp(d.file("t")),
+            reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.top.txt"));
 }
 
 TEST(Golden, MergedLogsAddUpAndByFileKeepsThemApart) {
-  reptest::TempDir empty;
-  auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, kLog, kLog});
+  reptest::ScratchDir empty;
+  auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.str(), kLog, kLog});
   ASSERT_EQ(r.status, 0) << r.err;
-  const auto once = reptest::parse_folded(reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
+  const auto once = reptest::parse_folded(reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.folded.txt"));
   const auto twice = reptest::parse_folded(r.out);
   ASSERT_EQ(twice.size(), once.size());
   for (const auto& [stack, n] : once) EXPECT_EQ(twice.at(stack), 2 * n) << stack;
-  r = reptest::run({REPORT_EXE, "--by-file", "--sysroot", empty.path, kLog, kLog});
+  r = reptest::run({REPORT_EXE, "--by-file", "--sysroot", empty.str(), kLog, kLog});
   ASSERT_EQ(r.status, 0) << r.err;
   size_t inputs = 0;
   for (size_t at = r.out.find("# Input: "); at != std::string::npos; at = r.out.find("# Input: ", at + 1)) ++inputs;
   EXPECT_EQ(inputs, 2u) << r.out;
   EXPECT_NE(r.out.find("# Event: cpu-clock, 6 samples"), std::string::npos);
-  r = reptest::run({REPORT_EXE, "--by-file", "--format", "folded", "--sysroot", empty.path, kLog});
+  r = reptest::run({REPORT_EXE, "--by-file", "--format", "folded", "--sysroot", empty.str(), kLog});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto by_file = reptest::parse_folded(r.out);
   ASSERT_EQ(by_file.size(), once.size());
@@ -87,23 +87,23 @@ TEST(Golden, MergedLogsAddUpAndByFileKeepsThemApart) {
 }
 
 TEST(Golden, StandardInputAndCompressedInput) {
-  reptest::TempDir d, empty;
-  const std::string bytes = reptest::read_file(kLog);
-  auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, "-"}, bytes);
+  reptest::ScratchDir d, empty;
+  const std::string bytes = reptest::slurp(kLog);
+  auto r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.str(), "-"}, bytes);
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::string want = reptest::read_file(std::string(REPORT_FIXTURES) + "/golden.folded.txt");
+  const std::string want = reptest::slurp(std::string(REPORT_FIXTURES) + "/golden.folded.txt");
   EXPECT_EQ(r.out, want);
   reptest::write_file(d.file("g.pmclog"), bytes);
   ASSERT_EQ(reptest::run({"/bin/gzip", "-k", d.file("g.pmclog")}).status, 0);
-  r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, d.file("g.pmclog.gz")});
+  r = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.str(), d.file("g.pmclog.gz")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, want);
 }
 
 TEST(GoldenApi, SamplesComeInTimeOrderWithTheirFramesResolved) {
-  reptest::TempDir empty;
+  reptest::ScratchDir empty;
   pmcprofile::Options opt;
-  opt.locate.sysroot = empty.path;
+  opt.locate.sysroot = empty.str();
   pmcprofile::Session s(opt);
   std::vector<std::pair<double, std::string>> seen;  // time, "comm leaf-object"
   const auto rep = s.for_each_sample(kLog, [&](const pmcprofile::Sample& smp) {
@@ -128,27 +128,27 @@ TEST(GoldenApi, SamplesComeInTimeOrderWithTheirFramesResolved) {
 
 TEST(Fixtures, EveryGenerationWidthAndByteOrderGivesTheSameProfile) {
   // The codec's fixtures: the same records in both byte orders must give the same stacks.
-  reptest::TempDir empty;
+  reptest::ScratchDir empty;
   const std::string dir = std::string(REPORT_FIXTURES) + "/..";
   for (const char* g : {"L1", "L2", "L3", "M9", "M10"}) {
     for (const char* w : {"32", "64"}) {
       const std::string base = dir + "/" + g + "-" + w;
-      const auto le = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, base + "-le.pmclog"});
-      const auto be = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, base + "-be.pmclog"});
+      const auto le = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.str(), base + "-le.pmclog"});
+      const auto be = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.str(), base + "-be.pmclog"});
       EXPECT_EQ(le.status, 0) << base << le.err;
       EXPECT_FALSE(le.out.empty()) << base;
       EXPECT_EQ(le.out, be.out) << base;
     }
   }
   // L1: a PCSAMPLE before the PMCALLOCATE of its pmc still gets the event's name.
-  const auto l1 = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.path, dir + "/L1-32-le.pmclog"});
+  const auto l1 = reptest::run({REPORT_EXE, "--format", "folded", "--sysroot", empty.str(), dir + "/L1-32-le.pmclog"});
   EXPECT_EQ(l1.out, "TSC;sh+0xb2c 1\n");
 }
 
 TEST(Golden, SortLimitAndGrouping) {
-  reptest::TempDir empty;
+  reptest::ScratchDir empty;
   const auto top = [&](std::vector<std::string> args) {
-    std::vector<std::string> argv{REPORT_EXE, "--sysroot", empty.path};
+    std::vector<std::string> argv{REPORT_EXE, "--sysroot", empty.str()};
     argv.insert(argv.end(), args.begin(), args.end());
     argv.push_back(kLog);
     const auto r = reptest::run(argv);
@@ -187,7 +187,7 @@ TEST(Golden, SortLimitAndGrouping) {
 // Sample::offset is its record's offset; Options::max_stacks stops a log at the sample whose
 // stack passes the cap, and a log added after that stops at its own first new stack.
 TEST(GoldenApi, SampleOffsetsAndTheStackCap) {
-  reptest::TempDir empty;
+  reptest::ScratchDir empty;
   std::set<uint64_t> chains;  // offsets of the records that are samples
   uint64_t total = 0;
   auto opened = pmclog::open_log(kLog);
@@ -200,7 +200,7 @@ TEST(GoldenApi, SampleOffsetsAndTheStackCap) {
       },
       err);
   pmcprofile::Options opt;
-  opt.locate.sysroot = empty.path;
+  opt.locate.sysroot = empty.str();
   std::set<uint64_t> seen;
   {
     pmcprofile::Session s(opt);

@@ -3,19 +3,18 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <fstream>
 #include <string>
+
+#include "support/files.h"
+#include "support/scratch.h"
 
 namespace {
 
 class KallsymsFile : public ::testing::Test {
  protected:
-  void write(const std::string& text) {
-    std::ofstream(path_) << text;
-  }
-  void TearDown() override { std::remove(path_.c_str()); }
-  std::string path_ = ::testing::TempDir() + "kallsyms_test.txt";
+  void write(const std::string& text) { pmclog_test::write_file(path_, text); }
+  pmclog_test::ScratchDir dir_;
+  std::string path_ = dir_.file("kallsyms_test.txt");
 };
 
 TEST_F(KallsymsFile, CodeSymbolsSortedWithoutDataOrModule) {

@@ -34,7 +34,7 @@ class LegacyClock : public ::testing::Test {
     return out;
   }
 
-  reptest::TempDir dir_;
+  reptest::ScratchDir dir_;
   wrapping_log::Log log_;
   std::string path_;
 };

@@ -61,7 +61,7 @@ std::vector<std::string> modern_log_start() {
   return {reptest::synthetic::kInit, reptest::synthetic::kCpuClock};
 }
 
-reptest::RunResult report(std::vector<std::string> args) {
+reptest::Ran report(std::vector<std::string> args) {
   args.insert(args.begin(), REPORT_EXE);
   return reptest::run(args);
 }
@@ -72,7 +72,7 @@ void SysrootTest::SetUp() {
   install(KNOWN_PIE, root, kPiePath);
 }
 
-reptest::RunResult SysrootTest::report_on(std::vector<std::string> args, const std::string& log) {
+reptest::Ran SysrootTest::report_on(std::vector<std::string> args, const std::string& log) {
   args.insert(args.begin(), {"--sysroot", root});
   args.push_back(log);
   auto r = report(args);

@@ -40,18 +40,18 @@ inline constexpr uint64_t kT0 = 1000000000;
 std::vector<std::string> modern_log_start();
 
 // pmclog-report on `args` (its path first).
-reptest::RunResult report(std::vector<std::string> args);
+reptest::Ran report(std::vector<std::string> args);
 
 inline const char* const kExecPath = "/usr/bin/known";
 inline const char* const kPiePath = "/usr/bin/known-pie";
 
 // A sysroot holding both known objects at kExecPath and kPiePath (the test skips without them).
 struct SysrootTest : ::testing::Test {
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   std::string root = dir.file("root");
   void SetUp() override;
   // pmclog-report --sysroot ROOT ARGS LOG, which must exit 0.
-  reptest::RunResult report_on(std::vector<std::string> args, const std::string& log);
+  reptest::Ran report_on(std::vector<std::string> args, const std::string& log);
 };
 
 }  // namespace known

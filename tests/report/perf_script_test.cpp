@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -24,7 +23,6 @@
 
 #include "report_support.h"
 
-extern char** environ;
 
 namespace {
 
@@ -138,8 +136,8 @@ TEST(PerfScript, GoldenLogLineByLineFromItsRecords) {
   ASSERT_EQ(want.size(), 6u);
   ASSERT_EQ(freq, 1000000000u);
   for (const Expected& e : want) ASSERT_EQ(e.period, 1000u);  // golden.jsonl's rate
-  reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.path, kGolden});
+  reptest::ScratchDir empty;
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.str(), kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto got = lines_of(r.out);
   size_t at = 0;
@@ -212,8 +210,8 @@ std::vector<Parsed> parse_like_speedscope(const std::string& text) {
 TEST(PerfScript, GoldenLogReadBySpeedscopesExpressions) {
   uint64_t first = 0, freq = 0;
   const std::vector<Expected> want = golden_samples(first, freq);
-  reptest::TempDir empty;
-  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.path, kGolden});
+  reptest::ScratchDir empty;
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.str(), kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto got = parse_like_speedscope(r.out);
   ASSERT_EQ(got.size(), want.size()) << r.out;
@@ -233,7 +231,7 @@ TEST(PerfScript, GoldenLogReadBySpeedscopesExpressions) {
 }
 
 TEST(PerfScript, RecordedWorkloadHasItsHotFunctionAtItsAddresses) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string log = d.file("hot.pmclog");
   // M10: nanosecond times, so that time order is checked whatever the recorder's default.
   const auto rec =
@@ -242,9 +240,9 @@ TEST(PerfScript, RecordedWorkloadHasItsHotFunctionAtItsAddresses) {
   const auto r = reptest::run({REPORT_EXE, "--format", "perf-script,folded", "-o", d.file("ps"), "-o",
                                d.file("f"), log});
   ASSERT_EQ(r.status, 0) << r.err;
-  const auto samples = parse_like_speedscope(reptest::read_file(d.file("ps")));
+  const auto samples = parse_like_speedscope(reptest::slurp(d.file("ps")));
   uint64_t folded = 0;
-  for (const auto& [s, n] : reptest::parse_folded(reptest::read_file(d.file("f")))) folded += n;
+  for (const auto& [s, n] : reptest::parse_folded(reptest::slurp(d.file("f")))) folded += n;
   ASSERT_EQ(samples.size(), folded) << "one perf-script sample per sample";
   // The leaf function's addresses are where the PIE ran: nm's address of the symbol plus
   // the printed offset (perf's sym+0xOFF) plus the load bias, one page-aligned bias for the
@@ -252,7 +250,7 @@ TEST(PerfScript, RecordedWorkloadHasItsHotFunctionAtItsAddresses) {
   const uint64_t lo = reptest::symbol_address(WORKLOAD_HOT, "_ZN7hotspot8leaf_hotEm");
   const uint64_t hi = reptest::symbol_address(WORKLOAD_HOT, "_ZN7hotspot13middle_callerEm");
   ASSERT_NE(lo, 0u);
-  const std::string text = reptest::read_file(d.file("ps"));
+  const std::string text = reptest::slurp(d.file("ps"));
   const std::regex leaf_line(R"(\t\s*([0-9a-f]+) hotspot::leaf_hot\(unsigned long\)\+0x([0-9a-f]+) \()");
   std::set<uint64_t> biases;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), leaf_line); it != std::sregex_iterator(); ++it)
@@ -291,7 +289,7 @@ TEST(PerfScript, RecordedWorkloadHasItsHotFunctionAtItsAddresses) {
 // symbol was loaded), and each sample its pmc's rate as the period (1 where the allocation
 // gives none: a frequency-mode pmc). All of it follows from the records written here.
 TEST(PerfScript, AddressesArePerProcessAndPeriodsPerPmc) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string root = d.file("root");
   reptest::copy_as_freebsd_elf(FAKE_LIBC, root + "/lib/libc.so.7");
   reptest::copy_as_freebsd_elf(FAKE_PROG, root + "/usr/bin/fakeprog");
@@ -375,22 +373,12 @@ TEST(PerfScript, AddressesArePerProcessAndPeriodsPerPmc) {
 
 // Peak resident memory (KiB) of pmclog-report with these arguments, its text to `out`.
 long peak_kib(const std::vector<std::string>& args, const std::string& out = "/dev/null") {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> argv{const_cast<char*>(REPORT_EXE)};
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  long kib = -1;
-  if (posix_spawn(&pid, REPORT_EXE, &fa, nullptr, argv.data(), environ) == 0) {
-    int st = 0;
-    struct rusage ru {};
-    if (wait4(pid, &st, 0, &ru) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) kib = ru.ru_maxrss;
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  return kib;
+  std::vector<std::string> argv{REPORT_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  pmclog_test::RunOptions o;
+  o.stdout_path = out;
+  const reptest::Ran r = pmclog_test::run(argv, o);
+  return r.status == 0 ? r.max_rss_kib : -1;
 }
 
 // perf-script prints every sample, yet must not keep one: on a log of 600,000 samples of one
@@ -398,15 +386,15 @@ long peak_kib(const std::vector<std::string>& args, const std::string& out = "/d
 // its 1 MiB of text in flight. (Kept samples cost 24 bytes each, 37 MB here at the vector's
 // last doubling.) The log is made by repeating one CALLCHAIN record after a header.
 TEST(PerfScript, MemoryStaysFlatHoweverManySamples) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::vector<std::string> head{
       reptest::synthetic::kInit, reptest::synthetic::kCpuClock,
       R"({"type":"procexec","pid":50,"pmcid":4294053632,"entryaddr":0,"dynaddr_hex":"0x1000000","path":"/usr/bin/a"})"};
   auto one = head;
   one.push_back(
       R"({"type":"callchain","pid":50,"tid":51,"pmcid":4294053632,"cpu":0,"usermode":1,"pcs_hex":["0x1001010","0x1001020"]})");
-  const std::string h = reptest::read_file(reptest::write_log(d, "head.pmclog", head));
-  const std::string h1 = reptest::read_file(reptest::write_log(d, "one.pmclog", one));
+  const std::string h = reptest::slurp(reptest::write_log(d, "head.pmclog", head));
+  const std::string h1 = reptest::slurp(reptest::write_log(d, "one.pmclog", one));
   ASSERT_GT(h1.size(), h.size());
   ASSERT_EQ(h1.compare(0, h.size(), h), 0) << "the sample is not written after the header";
   const std::string record = h1.substr(h.size());
@@ -434,14 +422,14 @@ TEST(PerfScript, MemoryStaysFlatHoweverManySamples) {
 }
 
 TEST(PerfScript, NamesNeverSplitALine) {
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   const std::string log = reptest::write_log(d, "names.pmclog", {
       R"({"type":"initialize","generation":"M10","byte_order":"little","address_width":8,"version":167772160,"arch":1024,"tsc_freq":1000000000,"cpuid":"ps","tsc":1000})",
       R"({"type":"pmcallocatedyn","pmcid":4294053632,"event":131072,"flags":386,"rate":1000,"evname":"cpu\nclock","tsc":1001})",
       R"({"type":"procexec","pid":50,"pmcid":4294053632,"entryaddr":0,"dynaddr_hex":"0x1000000","path":"/usr/bin/a\nb\u001b[31m","tsc":1004})",
       R"({"type":"callchain","pid":50,"tid":51,"pmcid":4294053632,"cpu":3,"usermode":1,"pcs_hex":["0x1000010","0x1000020"],"tsc":2000})",
       R"({"type":"closelog","tsc":3000})"});
-  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.path, log});
+  const auto r = reptest::run({REPORT_EXE, "--format", "perf-script", "--sysroot", empty.str(), log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
   const auto ls = lines_of(r.out);

@@ -21,7 +21,7 @@ std::string lib(const std::string& variant, const std::string& ext) {
 
 // Two system-mode pmcs of index 0x6a (as 15-CURRENT writes them) in a program that no sysroot
 // holds: its frames stay unresolved, whatever this machine has.
-std::string evpmu_log(const TempDir& dir) {
+std::string evpmu_log(const ScratchDir& dir) {
   return write_log(
       dir, "evpmu.pmclog",
       {R"({"generation":"M10","type":"initialize","byte_order":"little","address_width":8,)"
@@ -44,7 +44,7 @@ struct Outputs {
   std::string top, folded, svg, speedscope, callgraph, perf_script, pprof, err;
 };
 
-Outputs all_outputs(const TempDir& dir, const std::vector<std::string>& opts, const std::string& log) {
+Outputs all_outputs(const ScratchDir& dir, const std::vector<std::string>& opts, const std::string& log) {
   Outputs o;
   const std::string pb = dir.file("out.pb.gz");
   std::vector<std::string> a = {REPORT_EXE};
@@ -52,16 +52,16 @@ Outputs all_outputs(const TempDir& dir, const std::vector<std::string>& opts, co
   a.insert(a.end(), {"--format", "top,folded,svg,speedscope,callgraph,perf-script,pprof", "-o",
                      dir.file("top"), "-o", dir.file("folded"), "-o", dir.file("svg"), "-o",
                      dir.file("speedscope"), "-o", dir.file("callgraph"), "-o", dir.file("perf"), "-o", pb, log});
-  const RunResult r = run(a);
+  const Ran r = run(a);
   EXPECT_EQ(r.status, 0) << r.err;
   o.err = r.err;
-  o.top = read_file(dir.file("top"));
-  o.folded = read_file(dir.file("folded"));
-  o.svg = read_file(dir.file("svg"));
-  o.speedscope = read_file(dir.file("speedscope"));
-  o.callgraph = read_file(dir.file("callgraph"));
-  o.perf_script = read_file(dir.file("perf"));
-  const RunResult z = run({"/bin/sh", "-c", "gzip -dc < \"$0\"", pb});
+  o.top = slurp(dir.file("top"));
+  o.folded = slurp(dir.file("folded"));
+  o.svg = slurp(dir.file("svg"));
+  o.speedscope = slurp(dir.file("speedscope"));
+  o.callgraph = slurp(dir.file("callgraph"));
+  o.perf_script = slurp(dir.file("perf"));
+  const Ran z = run({"gzip", "-dc", pb});
   EXPECT_EQ(z.status, 0) << z.err;
   o.pprof = z.out;
   return o;
@@ -84,7 +84,7 @@ void expect_event(const Outputs& o, const std::string& name) {
 // The sysroot's libpmc.so.5 (12-pointer layout, exact cpuids), or its libpmc.a (11, regex),
 // or --libpmc: every output names the event as pmcstat would, and no note is printed.
 TEST(PmuEvents, EveryOutputNamesTheEvent) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string log = evpmu_log(dir);
   const std::string so_root = dir.file("so-root"), a_root = dir.file("a-root");
   copy_file(lib("12_exact", "so"), so_root + "/usr/lib/libpmc.so.5");
@@ -103,9 +103,9 @@ TEST(PmuEvents, EveryOutputNamesTheEvent) {
 // Without the tables the outputs call the event pmu-event-0x6a, never event-0x6a, and one
 // note says what the number is, once for two inputs and four allocations.
 TEST(PmuEvents, WithoutTheTablesOneNote) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string log = evpmu_log(dir);
-  const RunResult r = run({REPORT_EXE, log, log});
+  const Ran r = run({REPORT_EXE, log, log});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(count(r.err, "note: " + kNote + "\n"), 1u) << r.err;
   EXPECT_NE(r.out.find("# Event: pmu-event-0x6a, 4 samples\n"), std::string::npos) << r.out;
@@ -113,11 +113,11 @@ TEST(PmuEvents, WithoutTheTablesOneNote) {
   expect_event(o, "pmu-event-0x6a");
   // A sysroot without libpmc, or a damaged --libpmc, say so.
   reptest::make_dirs(dir.file("so-root-absent"));
-  const RunResult empty = run({REPORT_EXE, "--sysroot", dir.file("so-root-absent"), log});
+  const Ran empty = run({REPORT_EXE, "--sysroot", dir.file("so-root-absent"), log});
   EXPECT_NE(empty.err.find("has no usr/lib/libpmc.so.5 or usr/lib/libpmc.a: --libpmc FILE"),
             std::string::npos)
       << empty.err;
-  const RunResult bad = run({REPORT_EXE, "--libpmc", lib("11_damaged", "so"), log});
+  const Ran bad = run({REPORT_EXE, "--libpmc", lib("11_damaged", "so"), log});
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.out, "");
   EXPECT_NE(bad.err.find(lib("11_damaged", "so") +

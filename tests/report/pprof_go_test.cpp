@@ -27,12 +27,12 @@ bool have_pprof() { return std::string(PPROF_EXE) != ""; }
                   "no /usr/share/gocode/src/github.com/google/pprof "                          \
                   "(golang-github-google-pprof-dev); scripts/setup.sh installs both"
 
-reptest::RunResult pprof(std::vector<std::string> args) {
+reptest::Ran pprof(std::vector<std::string> args) {
   args.insert(args.begin(), PPROF_EXE);
   return reptest::run(args);
 }
 
-reptest::RunResult report(std::vector<std::string> args) {
+reptest::Ran report(std::vector<std::string> args) {
   args.insert(args.begin(), REPORT_EXE);
   return reptest::run(args);
 }
@@ -178,7 +178,7 @@ std::string callchain(uint32_t pid, uint32_t tid, uint32_t cpu, const std::vecto
 }
 
 // The records before the samples; `part` selects the samples of one of two logs (0: all).
-std::string write_log(const reptest::TempDir& dir, const std::string& name, int part) {
+std::string write_log(const reptest::ScratchDir& dir, const std::string& name, int part) {
   const Addresses a = addresses();
   std::vector<std::string> l{
       reptest::synthetic::kInit, reptest::synthetic::kCpuClock,
@@ -203,7 +203,7 @@ std::string write_log(const reptest::TempDir& dir, const std::string& name, int 
 }
 
 struct Fixture {
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   std::string log, profile, sysroot;
   Fixture() {
     log = write_log(dir, "two-cpus.pmclog", 0);

@@ -22,7 +22,7 @@ using reptest::hex;
 const std::string kLeaf = "hotspot::leaf_hot(unsigned long)";
 const std::string kTotals = std::string(REPORT_TEST_DIR) + "/pprof/pprof_totals.py";
 
-reptest::RunResult report(std::vector<std::string> args) {
+reptest::Ran report(std::vector<std::string> args) {
   args.insert(args.begin(), REPORT_EXE);
   return reptest::run(args);
 }
@@ -261,13 +261,13 @@ void require_readers() {
 
 TEST(Pprof, GoldenLogFieldsByDecodeRaw) {
   ASSERT_NO_FATAL_FAILURE(require_readers());
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
   const std::string out = dir.file("golden.pb.gz");
   reptest::make_dirs(dir.file("empty"));  // a sysroot without objects
   const auto r = report({"--sysroot", dir.file("empty"), "--format", "pprof", "-o", out, log});
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::string bytes = reptest::read_file(out);
+  const std::string bytes = reptest::slurp(out);
   ASSERT_GE(bytes.size(), 2u);
   EXPECT_EQ(bytes.substr(0, 2), "\x1f\x8b") << "not gzip";
   const Raw p = decode_raw(out);
@@ -369,7 +369,7 @@ TEST(Pprof, GoldenLogFieldsByDecodeRaw) {
 
 TEST(Pprof, GoldenLogTotalsEqualTop) {
   ASSERT_NO_FATAL_FAILURE(require_readers());
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
   const std::string out = dir.file("g.pb.gz");
   reptest::make_dirs(dir.file("empty"));  // a sysroot without objects
@@ -409,7 +409,7 @@ std::pair<uint64_t, uint64_t> exec_segment(const std::string& binary) {
 
 TEST(Pprof, RecordedWorkloadHotFunctionAndMapping) {
   ASSERT_NO_FATAL_FAILURE(require_readers());
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   const std::string log = dir.file("hot.pmclog");
   const auto rec = reptest::run({RECORD_EXE, "-o", log, "--", WORKLOAD_HOT, "0.6"});
   ASSERT_EQ(rec.status, 0) << rec.err;
@@ -486,7 +486,7 @@ std::string fleet_sample(uint32_t pid, uint32_t tid, uint32_t cpu, const std::ve
 
 TEST(Pprof, FleetMergedProfileIsTheSumOfTheTen) {
   ASSERT_NO_FATAL_FAILURE(require_readers());
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   // The fake FreeBSD sysroot of the synthetic tests: names for some frames, not all.
   const std::string root = dir.file("root");
   reptest::copy_as_freebsd_elf(FAKE_LIBC, root + "/lib/libc.so.7");
@@ -572,7 +572,7 @@ TEST(Pprof, FleetMergedProfileIsTheSumOfTheTen) {
 // ---- usage ----------------------------------------------------------------------------------
 
 TEST(Pprof, ByFileNeedsAFolder) {
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
   auto r = report({"--by-file", "--format", "pprof", log});
   EXPECT_EQ(r.status, 2);
@@ -582,7 +582,7 @@ TEST(Pprof, ByFileNeedsAFolder) {
   r = report({"--by-file", "--format", "pprof", "-o", file, log});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("not a folder"), std::string::npos) << r.err;
-  EXPECT_EQ(reptest::read_file(file), "x");  // left alone
+  EXPECT_EQ(reptest::slurp(file), "x");  // left alone
 }
 
 }  // namespace

@@ -17,23 +17,20 @@ const std::string kLog = std::string(REPORT_FIXTURES) + "/golden.pmclog";
 const char* kScript = "/usr/bin/script";
 const std::string kBar = "pmclog-report: reading " + kLog;
 
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using pmclog_test::shell_quote;
 
 struct Progress : ::testing::Test {
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   void SetUp() override {
     if (access(kScript, X_OK) != 0) GTEST_SKIP() << "no script(1)";
     if (reptest::run({kScript, "-qec", "test -t 2", "/dev/null"}).status != 0)
       GTEST_SKIP() << "no pseudo-terminal here";
   }
   // Runs the report with stderr on a terminal (stdout to a file): what the terminal showed.
-  reptest::RunResult on_terminal(const std::string& env, const std::string& options) {
-    const std::string cmd = env + " " + quoted(REPORT_EXE) + " " + options + " " + quoted(kLog) +
-                            " > " + quoted(dir.file("out"));
+  // script(1) runs the command line with a shell.
+  reptest::Ran on_terminal(const std::string& env, const std::string& options) {
+    const std::string cmd = env + " " + shell_quote(REPORT_EXE) + " " + options + " " +
+                            shell_quote(kLog) + " > " + shell_quote(dir.file("out"));
     return reptest::run({kScript, "-qec", cmd, "/dev/null"});
   }
 };
@@ -43,7 +40,7 @@ TEST_F(Progress, ShownOnATerminalOnceTheDelayIsOver) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("\r" + kBar + " 100%"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\r\033[K"), std::string::npos) << r.out;  // and cleared after the log
-  EXPECT_FALSE(reptest::read_file(dir.file("out")).empty());
+  EXPECT_FALSE(reptest::slurp(dir.file("out")).empty());
 }
 
 TEST_F(Progress, NotBeforeTheDelay) {
@@ -66,10 +63,11 @@ TEST_F(Progress, NeverWithNoProgress) {
 TEST_F(Progress, MovesWhileACompressedLogIsScanned) {
   if (access("/usr/bin/zstd", X_OK) != 0) GTEST_SKIP() << "no zstd";
   const std::string z = dir.file("zeros.zst");
-  ASSERT_EQ(reptest::run({"/bin/sh", "-c", "head -c 256M /dev/zero | zstd -q > " + quoted(z)}).status, 0);
-  const std::string cmd = "PMCLOG_REPORT_PROGRESS_AFTER_MS=0 " + quoted(REPORT_EXE) +
+  // Through a pipe: zstd writes no content size, so the reader cannot know how much is left.
+  ASSERT_EQ(pmclog_test::bash("head -c 256M /dev/zero | zstd -q > " + shell_quote(z)).status, 0);
+  const std::string cmd = "PMCLOG_REPORT_PROGRESS_AFTER_MS=0 " + shell_quote(REPORT_EXE) +
                           " -k --format folded --generation M10 --byte-order little"
-                          " --address-width 8 " + quoted(z) + " > /dev/null";
+                          " --address-width 8 " + shell_quote(z) + " > /dev/null";
   const auto r = reptest::run({kScript, "-qec", cmd, "/dev/null"});
   EXPECT_EQ(r.status, 1) << r.out;  // all damage
   // Every figure the line showed, in order.
@@ -85,7 +83,9 @@ TEST_F(Progress, MovesWhileACompressedLogIsScanned) {
 }
 
 TEST_F(Progress, NeverWhenStderrIsNotATerminal) {
-  const auto r = reptest::run({"/usr/bin/env", "PMCLOG_REPORT_PROGRESS_AFTER_MS=0", REPORT_EXE, kLog});
+  pmclog_test::RunOptions no_delay;
+  no_delay.env = {"PMCLOG_REPORT_PROGRESS_AFTER_MS=0"};
+  const auto r = pmclog_test::run({REPORT_EXE, kLog}, no_delay);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err.find("reading"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;

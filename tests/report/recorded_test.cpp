@@ -16,7 +16,7 @@ const std::string kOuter = "hotspot::outer_caller(unsigned long)";
 const std::string kChain = "main;" + kOuter + ";" + kMiddle + ";" + kLeaf;
 
 struct Recorded : ::testing::Test {
-  static reptest::TempDir* dir;
+  static reptest::ScratchDir* dir;
   static std::string pie, nopie, shlib, stripped, debug_dir, modern, linked;
 
   static std::string record(const std::string& name, const std::vector<std::string>& cmd) {
@@ -30,7 +30,7 @@ struct Recorded : ::testing::Test {
   }
 
   static void SetUpTestSuite() {
-    dir = new reptest::TempDir;
+    dir = new reptest::ScratchDir;
     pie = record("pie.pmclog", {WORKLOAD_HOT, "0.6"});
     nopie = record("nopie.pmclog", {WORKLOAD_HOT_NOPIE, "0.6"});
     shlib = record("shlib.pmclog", {WORKLOAD_SHLIB, "0.6"});
@@ -59,7 +59,7 @@ struct Recorded : ::testing::Test {
     dir = nullptr;
   }
 
-  static reptest::RunResult report(std::vector<std::string> args) {
+  static reptest::Ran report(std::vector<std::string> args) {
     args.insert(args.begin(), REPORT_EXE);
     return reptest::run(args);
   }
@@ -126,7 +126,7 @@ struct Recorded : ::testing::Test {
   }
 };
 
-reptest::TempDir* Recorded::dir = nullptr;
+reptest::ScratchDir* Recorded::dir = nullptr;
 std::string Recorded::pie, Recorded::nopie, Recorded::shlib, Recorded::stripped, Recorded::debug_dir,
     Recorded::modern, Recorded::linked;
 

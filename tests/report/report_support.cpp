@@ -1,44 +1,12 @@
 #include "report_support.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <stdexcept>
 #include <sstream>
 #include <stdexcept>
 
-extern char** environ;
-
 namespace reptest {
-
-TempDir::TempDir() {
-  std::string t = (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-  t += "/pmclog-report-test.XXXXXX";
-  if (mkdtemp(t.data()) == nullptr) throw std::runtime_error("mkdtemp");
-  path = t;
-}
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path, ec);
-}
-
-void write_file(const std::string& path, const std::string& data) {
-  std::ofstream(path, std::ios::binary) << data;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void make_dirs(const std::string& path) { std::filesystem::create_directories(path); }
 
@@ -49,7 +17,7 @@ void copy_file(const std::string& from, const std::string& to) {
 
 void copy_as_freebsd_elf(const std::string& from, const std::string& to) {
   copy_file(from, to);
-  std::string bytes = read_file(to);
+  std::string bytes = slurp(to);
   constexpr size_t kEiOsAbi = 7;
   if (bytes.size() <= kEiOsAbi || bytes.compare(0, 4, "\x7f" "ELF") != 0)
     throw std::runtime_error("not ELF: " + from);
@@ -57,46 +25,8 @@ void copy_as_freebsd_elf(const std::string& from, const std::string& to) {
   write_file(to, bytes);
 }
 
-RunResult run(const std::vector<std::string>& argv, const std::string& input) {
-  TempDir d;
-  const std::string in = d.file("in"), out = d.file("out"), err = d.file("err");
-  write_file(in, input);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, in.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  RunResult r;
-  if (posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ) == 0) {
-    int st = 0;
-    waitpid(pid, &st, 0);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
-
-namespace {
-std::string shell(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-}  // namespace
-
 uint64_t symbol_address(const std::string& binary, const std::string& symbol) {
-  std::istringstream in(shell("nm '" + binary + "' 2>/dev/null"));
+  std::istringstream in(run({"nm", binary}).out);
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream ls(line);
@@ -107,7 +37,7 @@ uint64_t symbol_address(const std::string& binary, const std::string& symbol) {
 }
 
 std::string build_id(const std::string& binary) {
-  std::istringstream in(shell("readelf -n '" + binary + "' 2>/dev/null"));
+  std::istringstream in(run({"readelf", "-n", binary}).out);
   std::string line;
   while (std::getline(in, line)) {
     const size_t at = line.find("Build ID: ");
@@ -117,7 +47,7 @@ std::string build_id(const std::string& binary) {
 }
 
 uint64_t exec_segment_page(const std::string& binary) {
-  std::istringstream in(shell("readelf -lW '" + binary + "' 2>/dev/null"));
+  std::istringstream in(run({"readelf", "-lW", binary}).out);
   std::string line;
   uint64_t lo = UINT64_MAX;
   while (std::getline(in, line)) {
@@ -175,13 +105,13 @@ std::map<std::string, uint64_t> parse_folded(const std::string& text) {
   return m;
 }
 
-std::string write_log(const TempDir& dir, const std::string& name,
+std::string write_log(const ScratchDir& dir, const std::string& name,
                       const std::vector<std::string>& jsonl) {
   std::string text;
   for (const auto& l : jsonl) text += l + "\n";
   const std::string src = dir.file(name + ".jsonl"), log = dir.file(name);
   write_file(src, text);
-  const RunResult r = run({WRITE_EXE, "-q", "-o", log, src});
+  const Ran r = run({WRITE_EXE, "-q", "-o", log, src});
   if (r.status != 0) throw std::runtime_error("pmclog-write failed: " + r.err);
   return log;
 }

@@ -1,5 +1,6 @@
-// Helpers of the pmclog-report tests: running the tools, temporary folders, reading `top`
-// and `folded` text back, and ELF facts from binutils (nm, readelf) as an independent oracle.
+// Helpers of the pmclog-report tests: reading `top` and `folded` text back, copies of
+// objects, and ELF facts from binutils (nm, readelf) as an independent oracle. Running the
+// tools, files and scratch folders come from the tests' support library (tests/common/support).
 #pragma once
 
 #include <cstdint>
@@ -7,24 +8,25 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
+#include "support/process.h"
+#include "support/scratch.h"
+
 namespace reptest {
 
-struct RunResult {
-  int status = -1;  // exit code, or 128+signal
-  std::string out, err;
-};
-// Runs argv (argv[0] a path) with `input` on standard input.
-RunResult run(const std::vector<std::string>& argv, const std::string& input = "");
+using pmclog_test::Ran;
+using pmclog_test::ScratchDir;
+using pmclog_test::slurp;
+using pmclog_test::write_file;
 
-struct TempDir {
-  TempDir();
-  ~TempDir();
-  std::string path;
-  std::string file(const std::string& name) const { return path + "/" + name; }
-};
+// argv through the shared runner with `input` on standard input, as a regular file (empty by
+// default), as a log redirected with `<` would be.
+inline Ran run(const std::vector<std::string>& argv, const std::string& input = "") {
+  pmclog_test::RunOptions o;
+  o.stdin_data = input;
+  return pmclog_test::run(argv, o);
+}
 
-void write_file(const std::string& path, const std::string& data);
-std::string read_file(const std::string& path);
 void copy_file(const std::string& from, const std::string& to);  // makes parent folders
 // copy_file, then brands the copy FreeBSD's (EI_OSABI 9), so that a fake FreeBSD sysroot built
 // from this machine's compiler output is used for FreeBSD logs (the report refuses Linux ELF).
@@ -48,7 +50,7 @@ std::vector<TopRow> parse_top(const std::string& text);
 std::map<std::string, uint64_t> parse_folded(const std::string& text);
 
 // Runs pmclog-write on JSON Lines; returns the log's path (in `dir`).
-std::string write_log(const TempDir& dir, const std::string& name,
+std::string write_log(const ScratchDir& dir, const std::string& name,
                       const std::vector<std::string>& jsonl);
 std::string hex(uint64_t v);
 

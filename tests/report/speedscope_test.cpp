@@ -41,7 +41,7 @@ std::string unquote(const std::string& j) {
   return out;
 }
 
-Checked check(const reptest::TempDir& d, const std::string& json) {
+Checked check(const reptest::ScratchDir& d, const std::string& json) {
   Checked c;
   EXPECT_STRNE(PYTHON_EXE, "") << "python3 is missing: it checks the JSON";
   if (std::string(PYTHON_EXE).empty()) return c;
@@ -77,11 +77,11 @@ std::map<std::string, uint64_t> plain(const std::map<std::string, uint64_t>& fol
 }
 
 TEST(Speedscope, GoldenLogOneProfilePerProcessFromItsRecords) {
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   const auto r = reptest::run({REPORT_EXE, "--format", "speedscope,folded", "-o", d.file("s"), "-o",
-                               d.file("f"), "--event", "cpu-clock", "--sysroot", empty.path, kGolden});
+                               d.file("f"), "--event", "cpu-clock", "--sysroot", empty.str(), kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::string json = reptest::read_file(d.file("s"));
+  const std::string json = reptest::slurp(d.file("s"));
   const Checked c = check(d, json);
   // golden.jsonl: pid 42 has four samples (one kernel-mode), pid 43 two (one named "sh"
   // before its exec, one "yes" after: the most common name is a tie, either may name it).
@@ -93,7 +93,7 @@ TEST(Speedscope, GoldenLogOneProfilePerProcessFromItsRecords) {
   EXPECT_EQ(c.profiles[1].second, 2u);
   EXPECT_EQ(c.active, 0);
   // Root first, the same stacks as folded's.
-  EXPECT_EQ(c.stacks, plain(reptest::parse_folded(reptest::read_file(d.file("f")))));
+  EXPECT_EQ(c.stacks, plain(reptest::parse_folded(reptest::slurp(d.file("f")))));
   // Frames carry their object as the file; the one outside every mapping has none.
   for (const auto& f : c.frames) {
     if (f[0] == "\"sh+0x450\"") {
@@ -108,7 +108,7 @@ TEST(Speedscope, GoldenLogOneProfilePerProcessFromItsRecords) {
 }
 
 TEST(Speedscope, RecordedWorkloadHotFunctionAndTotals) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   const std::string log = d.file("hot.pmclog");
   const auto rec = reptest::run({RECORD_EXE, "-o", log, "--", WORKLOAD_HOT, "0.6"});
   ASSERT_EQ(rec.status, 0) << rec.err;
@@ -119,8 +119,8 @@ TEST(Speedscope, RecordedWorkloadHotFunctionAndTotals) {
     if (lines) argv.push_back("--lines");
     const auto r = reptest::run(argv);
     ASSERT_EQ(r.status, 0) << r.err;
-    const Checked c = check(d, reptest::read_file(d.file("s")));
-    const auto folded = plain(reptest::parse_folded(reptest::read_file(d.file("f"))));
+    const Checked c = check(d, reptest::slurp(d.file("s")));
+    const auto folded = plain(reptest::parse_folded(reptest::slurp(d.file("f"))));
     uint64_t total = 0, weights = 0;
     for (const auto& [s, n] : folded) total += n;
     for (const auto& [name, w] : c.profiles) weights += w;
@@ -159,7 +159,7 @@ TEST(Speedscope, RecordedWorkloadHotFunctionAndTotals) {
 }
 
 TEST(Speedscope, InvalidUtf8AndControlCharactersStayValidJson) {
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   // A path with a quote, a backslash, an escape sequence, a newline and an invalid byte; an
   // event name with a tab.
   const std::string log = reptest::write_log(d, "names.pmclog", {
@@ -169,7 +169,7 @@ TEST(Speedscope, InvalidUtf8AndControlCharactersStayValidJson) {
       R"({"type":"callchain","pid":50,"tid":50,"pmcid":4294053632,"cpu":0,"usermode":1,"pcs_hex":["0x1000010","0x1000020"],"tsc":2000})",
       R"({"type":"callchain","pid":50,"tid":50,"pmcid":4294053632,"cpu":0,"usermode":1,"pcs_hex":["0x1000010"],"tsc":2001})",
       R"({"type":"closelog","tsc":3000})"});
-  const auto r = reptest::run({REPORT_EXE, "--format", "speedscope", "--sysroot", empty.path, log});
+  const auto r = reptest::run({REPORT_EXE, "--format", "speedscope", "--sysroot", empty.str(), log});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
   const Checked c = check(d, r.out);
@@ -181,9 +181,9 @@ TEST(Speedscope, InvalidUtf8AndControlCharactersStayValidJson) {
 }
 
 TEST(Speedscope, ByFileProfilesNamedByInput) {
-  reptest::TempDir d, empty;
+  reptest::ScratchDir d, empty;
   const auto r = reptest::run({REPORT_EXE, "--format", "speedscope", "--by-file", "--sysroot",
-                               empty.path, kGolden, kGolden});
+                               empty.str(), kGolden, kGolden});
   ASSERT_EQ(r.status, 0) << r.err;
   const Checked c = check(d, r.out);
   ASSERT_EQ(c.profiles.size(), 4u) << r.out;

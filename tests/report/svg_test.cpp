@@ -102,7 +102,7 @@ std::string chromium_missing() {
   return std::string(CHROMIUM_EXE).empty() ? "chromium is missing (CHROMIUM_EXE): it renders the SVG" : "";
 }
 
-std::vector<std::string> chromium_args(const reptest::TempDir& dir) {
+std::vector<std::string> chromium_args(const reptest::ScratchDir& dir) {
   return {CHROMIUM_EXE, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
           "--disable-extensions", "--force-device-scale-factor=1", "--hide-scrollbars",
           "--user-data-dir=" + dir.file("chromium-profile")};
@@ -130,9 +130,9 @@ std::string unescape(std::string s) {
 // Copies the SVG with the page scripts added (`first` before the graph's own script runs,
 // `then` after it), opens it in headless Chromium and returns the lines the scripts wrote
 // into <text id="result">.
-std::vector<std::vector<std::string>> run_page(const reptest::TempDir& dir, const std::string& svg,
+std::vector<std::vector<std::string>> run_page(const reptest::ScratchDir& dir, const std::string& svg,
                                                const std::string& then, const std::string& first = "") {
-  std::string doc = reptest::read_file(svg);
+  std::string doc = reptest::slurp(svg);
   auto cdata = [](const std::string& js) {
     return "<script type=\"text/ecmascript\"><![CDATA[\n" + js + "\n]]></script>\n";
   };
@@ -142,7 +142,7 @@ std::vector<std::vector<std::string>> run_page(const reptest::TempDir& dir, cons
     ADD_FAILURE() << "no <svg> element";
     return {};
   }
-  doc.insert(close, cdata(reptest::read_file(kScripts + "result.js") + then));
+  doc.insert(close, cdata(reptest::slurp(kScripts + "result.js") + then));
   if (!first.empty()) doc.insert(open + 1, "\n" + cdata(first));
   const std::string page = dir.file("page.svg");
   reptest::write_file(page, doc);
@@ -193,14 +193,14 @@ std::string map_in(uint32_t pid, uint64_t start, const std::string& path) {
 }
 
 struct Svg : ::testing::Test {
-  static reptest::TempDir* rec_dir;
+  static reptest::ScratchDir* rec_dir;
   static std::string recorded_log;
 
   // A log of the hot_chain workload, recorded once per process, by the tests that need it
   // (ctest runs each test in a process of its own).
   static const std::string& recorded() {
     if (rec_dir == nullptr) {
-      rec_dir = new reptest::TempDir;
+      rec_dir = new reptest::ScratchDir;
       recorded_log = rec_dir->file("hot.pmclog");
       const auto r = reptest::run({RECORD_EXE, "-o", recorded_log, "--", WORKLOAD_HOT, "0.6"});
       if (r.status != 0) ADD_FAILURE() << "pmclog-record: " << r.err;
@@ -211,7 +211,7 @@ struct Svg : ::testing::Test {
     delete rec_dir;
     rec_dir = nullptr;
   }
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   std::string root;
   uint64_t memcpy_ = 0, write_ = 0, qsort_ = 0, work = 0, child_work = 0;
 
@@ -254,7 +254,7 @@ struct Svg : ::testing::Test {
   }
 };
 
-reptest::TempDir* Svg::rec_dir = nullptr;
+reptest::ScratchDir* Svg::rec_dir = nullptr;
 std::string Svg::recorded_log;
 
 TEST_F(Svg, RecordedGraphIsXmlWithTheHotFunctionAndItsSamples) {
@@ -341,7 +341,7 @@ TEST_F(Svg, ClickZoomsIntoTheFrame) {
   EXPECT_NEAR(g.find("fbsd_qsort_cmp")->x, 10 + 1180.0 * 5 / 6, 0.01);
   // Click fbsd_memcpy, then its caller fakeprog_work, then "Reset Zoom".
   const auto lines = run_page(dir, file, "var TARGETS = ['fbsd_memcpy', 'fakeprog_work', ''];\n" +
-                                             reptest::read_file(kScripts + "zoom.js"));
+                                             reptest::slurp(kScripts + "zoom.js"));
   std::map<std::string, std::vector<std::string>> after[3];
   std::string unzoom[3];
   for (const auto& l : lines) {
@@ -393,7 +393,7 @@ TEST_F(Svg, ClickZoomsIntoTheFrame) {
   // The recorded hot function: clicked, it spans the graph and its callers' other callees go.
   const std::string rec = svg({recorded()}, "rec.svg");
   const auto rl = run_page(dir, rec, "var TARGETS = [" + js_string(kLeaf) + "];\n" +
-                                         reptest::read_file(kScripts + "zoom.js"));
+                                         reptest::slurp(kScripts + "zoom.js"));
   bool found = false;
   for (const auto& l : rl) {
     ASSERT_GE(l.size(), 3u) << l[0];
@@ -423,7 +423,7 @@ TEST_F(Svg, SearchHighlightsAndShowsTheMatchedShare) {
     if (stack.find("_caller") != std::string::npos) under += c;
   }
   const auto lines = run_page(dir, file, "var PATTERN = 'middle_|outer_c.*er';\n" +
-                                             reptest::read_file(kScripts + "search.js"),
+                                             reptest::slurp(kScripts + "search.js"),
                               "window.prompt = function () { return 'leaf_hot'; };");
   std::map<std::string, std::vector<std::string>> got;
   for (const auto& l : lines) got[l[0]] = l;
@@ -579,7 +579,7 @@ TEST_F(Svg, KernelUserAndUnresolvedPalettesAndSeveralEvents) {
   EXPECT_EQ(ins->samples, 1u);
   EXPECT_EQ(cpu->y, g.find("all")->y - 16);
   EXPECT_EQ(g.find("fbsd_qsort_cmp")->samples, 1u);
-  const std::string doc = reptest::read_file(dir.file("x.svg"));
+  const std::string doc = reptest::slurp(dir.file("x.svg"));
   EXPECT_NE(doc.find("fbsd_qsort_cmp\n1 sample, 100.00% of instructions"), std::string::npos);
 
   // --by-file: each input is a frame on the root.
@@ -609,17 +609,17 @@ TEST_F(Svg, HostileNamesStayText) {
   const std::string file = svg({"--comm-frame", "--sysroot", root, log});
   const Graph g = parse_svg(file);
   const Frame* f = g.find(evil);
-  ASSERT_NE(f, nullptr) << reptest::read_file(file);
+  ASSERT_NE(f, nullptr) << reptest::slurp(file);
   EXPECT_EQ(f->samples, 1u);
   EXPECT_NE(g.find(comm), nullptr);
-  const std::string doc = reptest::read_file(file);
+  const std::string doc = reptest::slurp(file);
   EXPECT_EQ(doc.find("<script>alert"), std::string::npos);
   EXPECT_EQ(doc.find("<b>"), std::string::npos);
   size_t cdata_ends = 0;
   for (size_t at = doc.find("]]>"); at != std::string::npos; at = doc.find("]]>", at + 1)) ++cdata_ends;
   EXPECT_EQ(cdata_ends, 2u);  // the style's and the script's, nothing else
   // In the browser: no script but the graph's (and the test's two), names intact as text.
-  const auto lines = run_page(dir, file, reptest::read_file(kScripts + "hostile.js"),
+  const auto lines = run_page(dir, file, reptest::slurp(kScripts + "hostile.js"),
                               "window.alert = function () { window.__alerted = true; };");
   std::map<std::string, std::vector<std::string>> got;
   std::vector<std::string> names;
@@ -661,7 +661,7 @@ TEST_F(Svg, ControlCharactersAreEscaped) {
     EXPECT_EQ(f.name.find('\x1b'), std::string::npos);
     seen = seen || f.name.find("\\x1b[31mred") != std::string::npos;
   }
-  EXPECT_TRUE(seen) << reptest::read_file(file);
+  EXPECT_TRUE(seen) << reptest::slurp(file);
 }
 
 // Independent of the fake sysroot: two events of known counts over the known objects
@@ -670,7 +670,7 @@ TEST_F(Svg, ControlCharactersAreEscaped) {
 TEST(SvgShares, EachFramesPercentIsOfItsEvent) {
   if (!known::available()) GTEST_SKIP() << "the known objects are x86-64 code";
   using namespace reptest::synthetic;
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   const std::string root = dir.file("root");
   known::install(KNOWN_EXEC, root, known::kExecPath);
   const uint64_t leaf = known::kExecText + KNOWN_LEAF + 1, next = known::kExecText + KNOWN_NEXT + 1;
@@ -689,7 +689,7 @@ TEST(SvgShares, EachFramesPercentIsOfItsEvent) {
   auto r = reptest::run({REPORT_EXE, "--format", "svg", "-o", dir.file("two.svg"), "--sysroot",
                          root, log});
   ASSERT_EQ(r.status, 0) << r.err;
-  std::string doc = reptest::read_file(dir.file("two.svg"));
+  std::string doc = reptest::slurp(dir.file("two.svg"));
   for (const char* title : {"known_leaf\n3 samples, 75.00% of cpu-clock",
                             "known_rec\n1 sample, 25.00% of cpu-clock",
                             "known_main\n4 samples, 100.00% of cpu-clock",
@@ -701,7 +701,7 @@ TEST(SvgShares, EachFramesPercentIsOfItsEvent) {
   r = reptest::run({REPORT_EXE, "--format", "svg", "-o", dir.file("one.svg"), "--event",
                     "instructions", "--sysroot", root, log});
   ASSERT_EQ(r.status, 0) << r.err;
-  doc = reptest::read_file(dir.file("one.svg"));
+  doc = reptest::slurp(dir.file("one.svg"));
   EXPECT_NE(doc.find("<title>known_next\n1 sample, 50.00%\n"), std::string::npos);
   EXPECT_EQ(doc.find("cpu-clock"), std::string::npos);
 }

@@ -43,7 +43,7 @@ std::string map_in(uint32_t pid, uint64_t start, const std::string& path, uint64
 }
 
 struct Synthetic : ::testing::Test {
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   std::string root;
   uint64_t lib_exec = 0;  // the libc's first executable page (its MAP_IN start is base + this)
   uint64_t memcpy_ = 0, write_ = 0, qsort_ = 0, work = 0, child_work = 0;
@@ -82,7 +82,7 @@ struct Synthetic : ::testing::Test {
         R"({"type":"closelog"})"});
   }
 
-  reptest::RunResult report(std::vector<std::string> args) {
+  reptest::Ran report(std::vector<std::string> args) {
     args.insert(args.begin(), REPORT_EXE);
     return reptest::run(args);
   }
@@ -281,7 +281,7 @@ TEST_F(Synthetic, CommandAndCpuFiltersAndTheSymfsAlias) {
 
 TEST_F(Synthetic, DamagedLogIsReportedAsFarAsGoodThenExitOne) {
   const std::string log = main_log();
-  std::string bytes = reptest::read_file(log);
+  std::string bytes = reptest::slurp(log);
   // Cut the log inside the kernel-mode record (the last sample): 6 samples stay good.
   const std::string cut = dir.file("cut.pmclog");
   reptest::write_file(cut, bytes.substr(0, bytes.size() - 40));
@@ -306,7 +306,7 @@ TEST_F(Synthetic, KeepGoingStepsOverDamage) {
     }, err);
   }
   ASSERT_EQ(offsets.size(), 7u);
-  std::string bytes = reptest::read_file(log);
+  std::string bytes = reptest::slurp(log);
   bytes[offsets[1] + 3] = 0x12;
   const std::string bad = dir.file("bad.pmclog");
   reptest::write_file(bad, bytes);
@@ -351,7 +351,7 @@ TEST_F(Synthetic, KallsymsOfThisMachine) {
   uint64_t text = 0, sym = 0;
   std::string name;
   {
-    std::istringstream in(reptest::read_file("/proc/kallsyms"));
+    std::istringstream in(reptest::slurp("/proc/kallsyms"));
     std::string line;
     while (std::getline(in, line)) {
       std::istringstream ls(line);
@@ -416,7 +416,7 @@ TEST_F(Synthetic, NarrowAddressesResolve) {
       sample(100, kPmcA, {base + memcpy_ - kLibBase + 1, work + 2}),
       sample(100, kPmcA, {base + write_ - kLibBase + 1, work + 2}),
       R"({"type":"closelog"})"});
-  const auto bytes = reptest::read_file(log);
+  const auto bytes = reptest::slurp(log);
   auto det = pmclog::detect_abi({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
   ASSERT_TRUE(det.ok()) << det.error().message;
   ASSERT_TRUE(det->abi.narrow()) << pmclog::describe(det->abi);

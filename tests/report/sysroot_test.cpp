@@ -11,7 +11,7 @@ using pmcprofile::resolve_in_sysroot;
 namespace {
 
 struct Sysroot : ::testing::Test {
-  reptest::TempDir outside;  // holds the sysroot and a secret beside it
+  reptest::ScratchDir outside;  // holds the sysroot and a secret beside it
   std::string root;
   void SetUp() override {
     root = outside.file("root");
@@ -72,7 +72,7 @@ TEST_F(Sysroot, SymlinkLoopsEnd) {
 }
 
 TEST(SysrootNone, WithoutARootPathsAreUsedAsGiven) {
-  reptest::TempDir d;
+  reptest::ScratchDir d;
   reptest::write_file(d.file("x"), "x");
   EXPECT_EQ(resolve_in_sysroot("", d.file("x")), d.file("x"));
   EXPECT_EQ(resolve_in_sysroot("", "relative/x"), std::nullopt);

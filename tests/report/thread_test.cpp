@@ -30,7 +30,7 @@ std::string thr_create(uint32_t pid, uint32_t tid, const std::string& name) {
 // Two named threads and one never named, interleaved, all with the same stack: a stack
 // reused across threads must still count for the thread that took the sample.
 struct Threads : ::testing::Test {
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   const std::string stack = R"("0x1000","0x2000")";
   std::string log;
   void SetUp() override {
@@ -95,7 +95,7 @@ TEST_F(Threads, FilterByTidKeepsItsName) {
 // Names from a log are untrusted: an escape sequence, a newline or a ';' in a command or a
 // thread name must not reach the terminal raw, split a top row or a folded line.
 TEST(HostileNames, EscapedInTopAndFolded) {
-  reptest::TempDir dir;
+  reptest::ScratchDir dir;
   const std::string log = reptest::write_log(dir, "hostile.pmclog", {
       kInit, kCpuClock,
       R"({"type":"proc-create","pid":7,"flags":0,"pcomm":"ev\u001b[31mil;x\ny"})",

@@ -93,7 +93,7 @@ int data_file(const std::string& data) {
 
 // In the child: says what failed on its stderr (already the test's pipe) and exits.
 [[noreturn]] void fail(const char* what, int status) {
-  const char* tail = ": pmclog_test::run could not set up the child\n";
+  const char* tail = ": pmclog_test::run could not start the program\n";
   if (write(STDERR_FILENO, what, std::strlen(what)) < 0 ||
       write(STDERR_FILENO, tail, std::strlen(tail)) < 0) {
   }
@@ -123,21 +123,31 @@ void drain(int in_fd, const std::string* in_data, int out_fd, int err_fd, std::s
   while (!srcs.empty() || in_fd >= 0) {
     if (reaped && reaped_at == std::chrono::steady_clock::time_point{})
       reaped_at = std::chrono::steady_clock::now();
-    if (reaped && std::chrono::steady_clock::now() - reaped_at > std::chrono::seconds(2)) break;
+    if (reaped && std::chrono::steady_clock::now() - reaped_at > std::chrono::seconds(2)) {
+      // Whatever is already in the pipes is kept, however late this thread got to it.
+      for (const Src& s : srcs) {
+        fcntl(s.fd, F_SETFL, O_NONBLOCK);
+        char buf[65536];
+        for (ssize_t n; (n = read(s.fd, buf, sizeof buf)) > 0;) s.into->append(buf, static_cast<size_t>(n));
+      }
+      break;
+    }
     std::vector<pollfd> pfds;
     for (const Src& s : srcs) pfds.push_back({s.fd, POLLIN, 0});
     if (in_fd >= 0) pfds.push_back({in_fd, POLLOUT, 0});
     if (poll(pfds.data(), pfds.size(), 50) < 0 && errno != EINTR) break;
-    if (in_fd >= 0 && pfds.back().revents != 0) {
-      const ssize_t n = written < in_data->size()
-                            ? write(in_fd, in_data->data() + written, in_data->size() - written)
-                            : 0;
-      if (n > 0) written += static_cast<size_t>(n);
-      if (written == in_data->size() || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-        close(in_fd);  // all given, or the reader is gone: the child sees the end
-        in_fd = -1;
+    if (in_fd >= 0) {
+      if (pfds.back().revents != 0) {
+        const ssize_t n = written < in_data->size()
+                              ? write(in_fd, in_data->data() + written, in_data->size() - written)
+                              : 0;
+        if (n > 0) written += static_cast<size_t>(n);
+        if (written == in_data->size() || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+          close(in_fd);  // all given, or the reader is gone: the child sees the end
+          in_fd = -1;
+        }
       }
-      pfds.pop_back();
+      pfds.pop_back();  // the rest are the outputs, in the order of srcs
     }
     for (size_t i = pfds.size(); i-- > 0;) {
       if (pfds[i].revents == 0) continue;

@@ -8,7 +8,7 @@
 namespace {
 
 TEST(SvgScript, TheSvgCarriesFlamegraphJsAsItIs) {
-  const std::string js = reptest::read_file(FLAMEGRAPH_JS);
+  const std::string js = pmclog_test::slurp(FLAMEGRAPH_JS);
   ASSERT_GT(js.size(), 1000u);  // the script itself, not an empty file
   const std::string log = std::string(REPORT_FIXTURES) + "/golden.pmclog";
   const auto r = reptest::run({REPORT_EXE, "--format", "svg", log});

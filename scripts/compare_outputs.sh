@@ -43,6 +43,13 @@ runs=(
   "pmclog-report --format svg --icicle --reverse --width 800 --title x<&> LOG"
   "pmclog-report --format folded --comm-frame --user-only LOG"
   "pmclog-report --format top --lines --inline LOG"
+  "pmclog-report --format pprof --lines --inline -o OUT LOG"
+  "pmclog-report --format speedscope --lines --inline LOG"
+  "pmclog-report --format svg --lines --inline LOG"
+  "pmclog-report --format folded --inline LOG"
+  "pmclog-report --format callgraph --lines --inline LOG"
+  "pmclog-report --format folded -e cpu-clock LOG"
+  "pmclog-report --format svg -e cpu-clock LOG"
 )
 differ=0 total=0
 for log in "${logs[@]}"; do

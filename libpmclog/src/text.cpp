@@ -136,6 +136,31 @@ std::string path_message(std::string_view message, std::string_view path, std::s
   return r;
 }
 
+void append_label_text(std::string& out, std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<uint8_t>(s[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) append_hex_escape(out, c, "\\x");
+      else out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    const size_t n = utf8_sequence(s, i);
+    const uint32_t cp = n > 0 ? code_point(s, i, n) : 0;
+    if (n == 0 || cp == 0xFFFE || cp == 0xFFFF) out += "\xEF\xBF\xBD";  // U+FFFD
+    else if (cp < 0xA0) append_hex_escape(out, static_cast<uint8_t>(cp), "\\x");
+    else out.append(s.substr(i, n));
+    i += n == 0 ? 1 : n;
+  }
+}
+
+std::string label_text(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  append_label_text(out, s);
+  return out;
+}
+
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (size_t i = 0; i < s.size();) {

@@ -92,3 +92,19 @@ TEST(TextEscape, PathMessage) {
   EXPECT_EQ(pmclog::path_message("bad magic\r", path, shown), shown + ": bad magic\\r");
   EXPECT_EQ(pmclog::path_message("x", "x", "x"), "x: x");
 }
+
+TEST(TextEscape, LabelTextForDrawnNames) {
+  using pmclog::label_text;
+  EXPECT_EQ(label_text("main"), "main");
+  EXPECT_EQ(label_text("a\nb\x1b[31m\x7f"), "a\\x0ab\\x1b[31m\\x7f");  // C0 and DEL, visible
+  EXPECT_EQ(label_text("\xc2\x9b"), "\\x9b");              // a C1 control: one escape, its code point
+  EXPECT_EQ(label_text("caf\xc3\xa9 \xe2\x80\xae"), "caf\xc3\xa9 \xe2\x80\xae");  // bidi stays in a label
+  EXPECT_EQ(label_text("\xef\xbf\xbe|\xef\xbf\xbf"), "\xef\xbf\xbd|\xef\xbf\xbd");  // XML's non-characters
+  EXPECT_EQ(label_text("\xff\xc0\xaf"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");  // each invalid byte
+  EXPECT_EQ(label_text("\xed\xa0\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");  // a surrogate
+  EXPECT_EQ(label_text("\xf0\x9f\x94\xa5"), "\xf0\x9f\x94\xa5");  // outside the BMP
+  EXPECT_EQ(label_text("\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");  // cut short
+  const std::string out = label_text(std::string("x\0y", 3));
+  EXPECT_EQ(out, "x\\x00y");
+  EXPECT_TRUE(pmclog::is_valid_utf8(label_text("\x80\xe0\x80\x80\xf5")));
+}

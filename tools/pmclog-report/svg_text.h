@@ -6,12 +6,13 @@
 #include <string>
 #include <string_view>
 
+#include "pmclog/text.h"
+
 namespace report::svg {
 
-// Untrusted text (names from logs and ELF files) made valid UTF-8 without control
-// characters: invalid bytes become U+FFFD, C0/C1 controls and DEL a visible \xNN, and the
-// two non-characters XML forbids U+FFFD. XML escaping is a separate step (append_xml).
-std::string clean(std::string_view s);
+// Untrusted text (names from logs and ELF files) as a drawn label: pmclog::label_text, the
+// codec's rule for pictures. XML escaping is a separate step (append_xml).
+inline std::string clean(std::string_view s) { return pmclog::label_text(s); }
 
 // Text content and attribute values: every markup character escaped, so that "]]>",
 // "<script>" or a quote in a name stays text.

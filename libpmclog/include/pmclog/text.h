@@ -31,6 +31,14 @@ std::string terminal_safe(std::string_view message);
 // of the message, terminal_safe; a message without that prefix gets it.
 std::string path_message(std::string_view message, std::string_view path, std::string_view shown);
 
+// For names drawn in a picture (a flame graph's frames, its title): valid UTF-8 passes,
+// bidirectional controls included (a drawn label is a line of its own); C0 controls, DEL and
+// C1 controls become a visible \xNN (one per character: a C1 control's code point, not its
+// two bytes); each invalid byte and the non-characters U+FFFE and U+FFFF, which XML does not
+// allow, become U+FFFD. XML's own escaping is the drawing's next step.
+void append_label_text(std::string& out, std::string_view s);
+std::string label_text(std::string_view s);
+
 // A JSON string literal, quotes included. Control characters become \uXXXX (or \n etc.), and
 // so do C1 and bidirectional controls (valid JSON either way; escaped, the document is also
 // safe to print); invalid UTF-8 bytes become U+FFFD (callers that need the exact bytes also

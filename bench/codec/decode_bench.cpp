@@ -398,15 +398,57 @@ std::optional<std::string> write_new_file(std::string path, const std::vector<ui
   return path;
 }
 
-// For the shell command of the streaming run: any path, quotes included.
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
+// The streaming run, as `cat FILE | READER ARGS...` without a shell (no quoting of the
+// paths): what the reader prints, or nullopt when either side failed.
+std::optional<std::string> run_streaming_reader(const std::string& file, std::vector<std::string> args) {
+  int data[2], out[2];
+  if (::pipe(data) != 0) return std::nullopt;
+  if (::pipe(out) != 0) {
+    ::close(data[0]);
+    ::close(data[1]);
+    return std::nullopt;
   }
-  q += '\'';
-  return q;
+  const pid_t cat = ::fork();
+  if (cat == 0) {
+    ::dup2(data[1], 1);
+    ::close(data[0]);
+    ::close(data[1]);
+    ::close(out[0]);
+    ::close(out[1]);
+    ::execlp("cat", "cat", "--", file.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t reader = ::fork();
+  if (reader == 0) {
+    ::dup2(data[0], 0);
+    ::dup2(out[1], 1);
+    ::close(data[0]);
+    ::close(data[1]);
+    ::close(out[0]);
+    ::close(out[1]);
+    ::execvp(argv[0], argv.data());  // a bare name is found on PATH, as the shell did
+    ::_exit(127);
+  }
+  ::close(data[0]);
+  ::close(data[1]);
+  ::close(out[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::close(out[0]);
+  int cat_status = -1, reader_status = -1;
+  if (cat > 0) ::waitpid(cat, &cat_status, 0);
+  if (reader > 0) ::waitpid(reader, &reader_status, 0);
+  const auto ok = [](pid_t pid, int st) { return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0; };
+  if (!ok(cat, cat_status) || !ok(reader, reader_status)) return std::nullopt;
+  return text;
 }
 
 // --reader: one pass of one reader over the mapped log, so that a whole process (start-up,
@@ -596,17 +638,16 @@ int main(int argc, char** argv) {
   std::printf("  %-44s %8.1f MB/s  ratio %.2f\n", "full decode, for_each", fdec, fdec / fsum);
 
   // Streaming through a pipe: peak RSS of a reader process fed by cat.
-  const std::string cmd = "cat " + shell_quote(file) + " | " + shell_quote(argv[0]) +
-                          " --stream --generation " + std::string(generation_name(abi.generation)) +
-                          " --width " + std::to_string(abi.address_width) + " --byte-order " +
-                          std::string(byte_order_name(abi.byte_order)) + " --time-width " +
-                          std::to_string(abi.time_width);
-  FILE* p = popen(cmd.c_str(), "r");
+  const std::optional<std::string> streamed = run_streaming_reader(
+      file, {argv[0], "--stream", "--generation", std::string(generation_name(abi.generation)),
+             "--width", std::to_string(abi.address_width), "--byte-order",
+             std::string(byte_order_name(abi.byte_order)), "--time-width",
+             std::to_string(abi.time_width)});
   unsigned long long n = 0, odd = 0;
   long rss_kib = 0;
   size_t cap = 0;
-  const int got = p ? std::fscanf(p, "%llu %ld %llu %zu", &n, &rss_kib, &odd, &cap) : 0;
-  const int rc = p ? pclose(p) : -1;
+  const int got = streamed ? std::sscanf(streamed->c_str(), "%llu %ld %llu %zu", &n, &rss_kib, &odd, &cap) : 0;
+  const int rc = streamed ? 0 : 1;
   if (got != 4 || rc != 0 || n != records) {
     std::fprintf(stderr, "streaming run failed (rc %d, %llu records)\n", rc, n);
     return 1;

@@ -16,7 +16,7 @@ _pmclog_args_pmclog_write="--output --inject --inject-log --seed --file --genera
   --cpus --cpu-buffer-size"
 _pmclog_flags_pmclog_write="--help --version --quiet --ibs --container"
 _pmclog_args_pmclog_record="--event --period --freq --depth --pid --duration --output
-  --mmap-pages --generation --address-width --byte-order"
+  --mmap-pages --generation --address-width --byte-order --call-graph"
 _pmclog_flags_pmclog_record="--help --version --user-only --container --user-callchain
   --fallback --count --per-process --list-events --all-cpus --quiet"
 _pmclog_args_pmclog_report="--format --output --by --sort --limit --min-width --width
@@ -54,6 +54,7 @@ _pmclog_long_of() {  # TOOL SHORT
 _pmclog_values() {  # TOOL LONG-OPTION
   case "$1:$2" in
     pmclog-record:--generation) echo "L2 L3 M9 M10 M" ;;
+    pmclog-record:--call-graph) echo "fp dwarf" ;;
     *:--generation) echo "L1 L2 L3 M9 M10 M" ;;
     *:--byte-order) echo "little big" ;;
     *:--address-width | *:--address-slot | *:--time-width) echo "4 8" ;;

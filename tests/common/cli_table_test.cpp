@@ -341,6 +341,7 @@ std::vector<Case> table() {
                [](Case& c) { c.creates = {"out.pmclog"}; })));
   add(rec(with(ok("record_options", kRecord,
                   {"--event", "cpu-clock", "--period", "100000", "--depth", "8", "--user-callchain",
+                   "--call-graph", "dwarf,4096",
                    "--container", "--fallback", "--mmap-pages", "8", "--duration", "5", "--quiet",
                    "--output", "out.pmcl", "--", "true"}),
                [](Case& c) { c.creates = {"out.pmcl"}; })));

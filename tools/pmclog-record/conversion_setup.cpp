@@ -58,6 +58,7 @@ ConversionConfig conversion_config(const Options& opt, uint32_t depth, size_t ne
   cc.depth = depth;
   cc.counting = opt.counting;
   cc.user_callchain = opt.user_callchain;
+  cc.dwarf = opt.call_graph == Options::CallGraph::dwarf;
   set_code_limits(cc);
   for (const auto& [id, info] : opened.ids) cc.pmcid_of_id[id] = pmcid_of(info.event, info.cpu);
   for (size_t ei = 0; ei < nevents; ++ei) {

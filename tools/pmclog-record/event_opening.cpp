@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "diagnostics.h"
+#include "dwarf_unwinder.h"
 #include "perf_open.h"
 
 namespace record {
@@ -57,6 +58,12 @@ perf_event_attr sampling_attr(const EventSpec& ev, const OpenSettings& s, bool s
     a.sample_freq = s.frequency;
   }
   a.sample_max_stack = static_cast<uint16_t>(s.max_stack);
+  if (s.dwarf) {
+    a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    a.sample_regs_user = unwind_register_mask();
+    a.sample_stack_user = s.stack_bytes;
+    a.exclude_callchain_user = 1;  // the recorder unwinds the user part
+  }
   a.watermark = 1;
   a.wakeup_watermark = static_cast<uint32_t>(s.mmap_pages * 4096 / 4);
   return a;
@@ -178,6 +185,10 @@ bool open_events(std::vector<EventChoice>& events, OpenSettings& s,
                  const std::vector<pid_t>& targets, int ncpu, OpenedEvents& out,
                  std::string& err) {
   out.format.sample_type = s.counting ? kCountSampleType : kSampleType;
+  if (s.dwarf && !s.counting) {
+    out.format.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    out.format.regs_user = unwind_register_mask();
+  }
   out.format.read_format = kReadFormat;
   out.format.sample_id_all = true;
   Opener op{events, s, out, err};

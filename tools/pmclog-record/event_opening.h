@@ -33,6 +33,10 @@ struct OpenSettings {
   bool use_period = false;
   uint64_t period = 0, frequency = 1000;
   uint32_t max_stack = 32;
+  // --call-graph dwarf: the user registers and this many bytes of the user stack with each
+  // sample, for the recorder to unwind; the kernel's callchain keeps only the kernel part.
+  bool dwarf = false;
+  uint32_t stack_bytes = 0;
   size_t mmap_pages = 64;
 };
 

@@ -15,6 +15,7 @@
 #include <fstream>
 
 #include "cli.h"
+#include "dwarf_unwinder.h"
 #include "events_table.h"
 #include "pmclog/text.h"
 #include "stdout_sink.h"
@@ -156,11 +157,27 @@ int options_end(int argc, char** argv, const po::options_description& all) {
   return argc;
 }
 
+// perf's spelling: fp, or dwarf with an optional stack size (a multiple of 8 below 64 KiB,
+// the kernel's limit; perf rounds up as here).
+void parse_call_graph(const std::string& v, Options& o) {
+  if (v == "fp") {
+    o.call_graph = Options::CallGraph::fp;
+    return;
+  }
+  if (v.rfind("dwarf", 0) != 0 || (v.size() > 5 && v[5] != ','))
+    throw UsageError("--call-graph: " + quoted(v) + " is not fp or dwarf[,BYTES]");
+  o.call_graph = Options::CallGraph::dwarf;
+  if (v.size() > 5) {
+    const uint64_t n = whole_number("--call-graph dwarf,BYTES", v.substr(6), 8, 65528, "bytes");
+    o.stack_bytes = static_cast<uint32_t>((n + 7) / 8 * 8);
+  }
+}
+
 }  // namespace
 
 std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
-  std::string events, pids, freq, period, depth, mmap_pages, duration;
+  std::string events, pids, freq, period, depth, mmap_pages, duration, call_graph;
   cli::AbiValues abi;
   po::options_description sampling("Events and sampling");
   sampling.add_options()
@@ -173,6 +190,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
        "kernel.perf_event_max_sample_rate)")
       ("depth", po::value(&depth), "callchain depth limit (default 32; 1 or more, capped at "
        "the generation's maximum and kernel.perf_event_max_stack)")
+      ("call-graph", po::value(&call_graph), "how user-space stacks are walked: fp (frame "
+       "pointers, by the kernel; the default, as in perf) or dwarf[,BYTES] (a copy of BYTES "
+       "of each sample's stack, default 8192, unwound by the recorder with the programs' CFI: "
+       "whole stacks from code built without frame pointers)")
       ("user-only", po::bool_switch(&o.user_only), "record user-space frames only")
       ("container", po::bool_switch(&o.container),
        "write a PMCL container in front of the log, as FreeBSD's pmc record does: this "
@@ -256,6 +277,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
     if (o.user_callchain)
       throw UsageError("--count and --user-callchain cannot be used together: --count "
                        "records no callchains");
+    if (vm.count("call-graph"))
+      throw UsageError("--count and --call-graph cannot be used together: --count records no "
+                       "callchains");
   }
   if (vm.count("period")) o.period = whole_number("-c/--period", period, 1, UINT64_MAX, "");
   if (vm.count("freq")) {
@@ -273,6 +297,13 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (vm.count("depth")) {
     o.depth_given = true;
     o.depth = static_cast<uint32_t>(whole_number("--depth", depth, 1, UINT32_MAX, "frames"));
+  }
+  if (vm.count("call-graph")) parse_call_graph(call_graph, o);
+  if (o.call_graph == Options::CallGraph::dwarf) {
+    if (!DwarfUnwinder::available())
+      throw UsageError("--call-graph dwarf: this recorder unwinds x86-64 stacks only; use fp");
+    // Each sample carries its stack copy: a ring that holds the default's worth of samples.
+    if (!vm.count("mmap-pages")) o.mmap_pages = 512;
   }
   if (vm.count("mmap-pages")) {
     o.mmap_pages = whole_number("--mmap-pages", mmap_pages, 1, 1 << 20, "");

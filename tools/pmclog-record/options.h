@@ -27,6 +27,10 @@ struct Options {
   bool counting = false;           // --count
   bool per_process = false;        // --per-process (with --count)
   bool user_callchain = false;     // --user-callchain (modern generations)
+  // --call-graph: user stacks by frame pointers (the kernel's walk), or unwound here from a
+  // copy of each sample's stack (dwarf, stack_bytes of it) by the objects' CFI.
+  enum class CallGraph : uint8_t { fp, dwarf } call_graph = CallGraph::fp;
+  uint32_t stack_bytes = 8192;
   bool fallback = false;           // --fallback
   bool user_only = false;          // --user-only
   bool container = false;          // --container: a PMCL container first (format.md §18)

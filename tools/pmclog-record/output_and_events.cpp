@@ -22,6 +22,8 @@ OpenSettings open_settings(const Options& opt, const RecordingPlan& plan) {
   s.period = opt.period.value_or(0);
   s.frequency = opt.frequency;
   s.max_stack = plan.depth;  // frames only: the kernel counts the context markers apart
+  s.dwarf = opt.call_graph == Options::CallGraph::dwarf;
+  s.stack_bytes = opt.stack_bytes;
   s.mmap_pages = opt.mmap_pages;
   return s;
 }

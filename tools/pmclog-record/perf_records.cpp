@@ -2,6 +2,7 @@
 
 #include <linux/perf_event.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace record {
@@ -105,6 +106,24 @@ bool parse_perf_record(std::span<const uint8_t> rec, const PerfFormat& f, PerfEv
       if (nr > static_cast<uint64_t>(end - c.p) / 8) return false;
       e.callchain.resize(nr);
       for (auto& ip : e.callchain) ip = c.u64();
+    }
+    if (st & PERF_SAMPLE_REGS_USER) {
+      e.regs_abi = c.u64();
+      if (e.regs_abi != 0) {
+        e.user_regs.resize(static_cast<size_t>(__builtin_popcountll(f.regs_user)));
+        for (auto& r : e.user_regs) r = c.u64();
+      }
+    }
+    if (st & PERF_SAMPLE_STACK_USER) {
+      // size, the bytes, then how many of them the kernel really copied (dyn_size).
+      const uint64_t size = c.u64();
+      if (size > static_cast<uint64_t>(end - c.p)) return false;
+      const uint8_t* bytes = c.p;
+      c.p += size;
+      if (size != 0) {
+        const uint64_t dyn = c.u64();
+        e.user_stack.assign(bytes, bytes + std::min(size, dyn));
+      }
     }
     return c.ok;
   }

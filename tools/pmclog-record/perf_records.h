@@ -14,6 +14,7 @@ struct PerfFormat {
   uint64_t sample_type = 0;
   uint64_t read_format = 0;
   bool sample_id_all = true;
+  uint64_t regs_user = 0;  // sample_regs_user: which registers a REGS_USER part holds
 };
 
 struct ReadValue {  // one counter of a PERF_SAMPLE_READ / PERF_RECORD_READ
@@ -36,6 +37,11 @@ struct PerfEvent {
   // sample
   uint64_t ip = 0, period = 0;
   std::vector<uint64_t> callchain;  // raw, context markers included
+  // --call-graph dwarf: the user registers (in mask bit order; abi 0: none, as for a kernel
+  // thread) and the bytes of the user stack from SP up that the kernel could copy.
+  uint64_t regs_abi = 0;
+  std::vector<uint64_t> user_regs;
+  std::vector<uint8_t> user_stack;
   // sample with READ, and PERF_RECORD_READ
   uint64_t time_enabled = 0, time_running = 0;
   std::vector<ReadValue> values;

@@ -47,7 +47,9 @@ bool same_file(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-Converter::Converter(LogSink& sink, ConversionConfig cfg) : sink_(sink), cfg_(std::move(cfg)) {}
+Converter::Converter(LogSink& sink, ConversionConfig cfg) : sink_(sink), cfg_(std::move(cfg)) {
+  if (cfg_.dwarf) unwinder_ = std::make_unique<DwarfUnwinder>();
+}
 
 bool Converter::modern() const { return !sink_.abi().legacy(); }
 
@@ -95,7 +97,8 @@ void Converter::on_sample(const PerfEvent& e) {
     return;
   }
   RecordValue r = rv(Kind::callchain);
-  r.pcs.reserve(e.callchain.size());
+  const std::vector<uint64_t>& callchain = unwinder_ ? chain_with_unwound_user(e) : e.callchain;
+  r.pcs.reserve(callchain.size());
   // perf puts a context marker before each part; the first says where the leaf is. hwpmc
   // writes the kernel stack of a kernel-mode sample and the user stack of a user-mode one;
   // only PMC_F_USERCALLCHAIN appends the user frames to a kernel record.
@@ -105,7 +108,7 @@ void Converter::on_sample(const PerfEvent& e) {
   const Proc* proc = pit == procs_.end() ? nullptr : &pit->second;
   int leaf_ctx = 0, ctx = 0;
   bool keep = true, part_start = false, has_kernel = false;
-  for (uint64_t ip : e.callchain) {
+  for (uint64_t ip : callchain) {
     if (r.pcs.size() >= cfg_.depth) break;
     if (ip >= kContextMax) {
       ctx = static_cast<int>(static_cast<int64_t>(ip));
@@ -118,8 +121,9 @@ void Converter::on_sample(const PerfEvent& e) {
     }
     if (!keep) continue;
     // A part's first frame is the interrupted pc, from registers; the rest were read from
-    // the stack by following frame pointers, which code built without them makes garbage.
-    if (!part_start && (ctx == kernel_ctx || ctx == user_ctx) &&
+    // the stack by following frame pointers, which code built without them makes garbage
+    // (frames unwound by CFI are not guesses).
+    if (!part_start && (ctx == kernel_ctx || (ctx == user_ctx && !unwinder_)) &&
         !may_be_code(proc, ip, ctx == kernel_ctx)) {
       ++stats_.cut_chains;
       break;
@@ -141,6 +145,29 @@ void Converter::on_sample(const PerfEvent& e) {
   sink_.emit(r, e.time);
   ++stats_.samples;
   ++stats_.samples_per_pid[e.pid];
+}
+
+const std::vector<uint64_t>& Converter::chain_with_unwound_user(const PerfEvent& e) {
+  chain_.clear();
+  const uint64_t user_ctx = static_cast<uint64_t>(static_cast<int64_t>(PERF_CONTEXT_USER));
+  // The kernel's part as it gave it (any user part it has is dropped: ours replaces it).
+  bool in_user = false;
+  for (uint64_t ip : e.callchain) {
+    if (ip >= kContextMax) in_user = ip == user_ctx;
+    if (!in_user) chain_.push_back(ip);
+  }
+  const bool kernel_leaf = !chain_.empty() ||
+      (e.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER;
+  // A kernel-mode sample keeps its user frames only with --user-callchain.
+  if (kernel_leaf && !cfg_.user_callchain) return chain_;
+  const UserRegisters regs = user_registers(e.regs_abi, e.user_regs);
+  if (!regs.valid) return chain_;  // a kernel thread: no user stack at all
+  const UnwindStop stop = unwinder_->unwind(e.pid, e.tid, regs, e.user_stack, cfg_.depth, unwound_);
+  ++stats_.unwound;
+  ++stats_.unwind_stops[static_cast<size_t>(stop)];
+  chain_.push_back(user_ctx);
+  chain_.insert(chain_.end(), unwound_.begin(), unwound_.end());
+  return chain_;
 }
 
 bool Converter::may_be_code(const Proc* p, uint64_t pc, bool kernel) const {
@@ -249,6 +276,7 @@ void Converter::finish(uint64_t t) {
 
 void Converter::on_mmap(const PerfEvent& e) {
   if (!(e.prot & PROT_EXEC)) return;
+  if (unwinder_) unwinder_->map(e.pid, e.addr, e.addr + e.len, e.pgoff, e.filename);
   Proc& p = procs_[e.pid];
   if (p.exec_pending) {
     // The first executable mapping after an exec is the new image (the kernel maps it
@@ -313,6 +341,7 @@ void Converter::on_comm(const PerfEvent& e) {
   // exec: the old image's mappings go away; PROCEXEC waits for the new image's mapping,
   // which carries its path.
   unmap_all(e.pid, e.time);
+  if (unwinder_) unwinder_->forget(e.pid);
   Proc& p = procs_[e.pid];
   p.code.clear();
   p.hit_start = p.hit_end = 0;
@@ -332,6 +361,7 @@ void Converter::on_fork(const PerfEvent& e) {
     Proc& child = procs_[e.pid];
     child.threads = {e.tid};
     if (parent != procs_.end()) child.code = parent->second.code;  // for the cut check
+    if (unwinder_) unwinder_->fork(e.ppid, e.pid);
     child.hit_start = child.hit_end = 0;
     auto r = rv(Kind::procfork);
     r[Field::oldpid] = e.ppid;
@@ -367,6 +397,7 @@ void Converter::process_gone(uint32_t pid, uint64_t t) {
   sink_.emit(r, t);
   if (cfg_.counting && pid != deferred_pid_) pending_procexit_[pid] = t;
   procs_.erase(pid);
+  if (unwinder_) unwinder_->forget(pid);
   exited_.insert(pid);
 }
 
@@ -491,6 +522,7 @@ void Converter::add_existing_process(pid_t pid, uint64_t now, bool announce_thre
   for (const ProcMapping& m : read_proc_maps(pid)) {
     if (!m.exec) continue;
     emit_map_in(upid, m.start, m.end, m.path.empty() ? "//anon" : m.path, now);
+    if (unwinder_) unwinder_->map(upid, m.start, m.end, m.offset, m.path);
   }
 }
 

@@ -5,13 +5,16 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "dwarf_unwinder.h"
 #include "log_sink.h"
 #include "perf_records.h"
 
@@ -23,6 +26,8 @@ struct ConversionConfig {
   // Kernel-mode samples keep their user frames after the kernel ones (PMC_F_USERCALLCHAIN);
   // without it they keep the kernel frames only, as hwpmc writes them.
   bool user_callchain = false;
+  // --call-graph dwarf: user frames come from unwinding each sample's stack copy here.
+  bool dwarf = false;
   // Where code can be: user frames below user_end, kernel frames from kernel_start up
   // (x86-64: the canonical halves). 0: not known, not checked.
   uint64_t user_end = 0;
@@ -44,6 +49,8 @@ struct ConversionStats {
   uint64_t switches = 0;         // PROCCSW written
   uint64_t after_exit = 0;       // samples of a process after its exit, left out
   uint64_t cut_chains = 0;       // callchains stopped at an address that cannot be code
+  uint64_t unwound = 0;          // --call-graph dwarf: user stacks unwound
+  std::array<uint64_t, kUnwindStops> unwind_stops{};  // ... and why each stopped
   std::map<uint32_t, uint64_t> samples_per_pid;
 };
 
@@ -106,6 +113,9 @@ class Converter {
   void on_exit(const PerfEvent& e);
   void on_counter_values(const PerfEvent& e, bool at_exit);
   bool may_be_code(const Proc* p, uint64_t pc, bool kernel) const;
+  // --call-graph dwarf: the sample's chain with its user part unwound from the stack copy
+  // (the kernel's chain holds the kernel part only), in chain_.
+  const std::vector<uint64_t>& chain_with_unwound_user(const PerfEvent& e);
   // entryaddr and dynaddr as FreeBSD's kernel fills them (format.md: PROCEXEC).
   void emit_procexec(uint32_t pid, const std::string& path, uint64_t entry, uint64_t dyn,
                      uint64_t t);
@@ -126,6 +136,8 @@ class Converter {
 
   LogSink& sink_;
   ConversionConfig cfg_;
+  std::unique_ptr<DwarfUnwinder> unwinder_;  // with cfg_.dwarf
+  std::vector<uint64_t> chain_, unwound_;
   ConversionStats stats_;
   std::unordered_map<uint32_t, Proc> procs_;
   std::unordered_map<uint32_t, std::string> comm_;  // by tid

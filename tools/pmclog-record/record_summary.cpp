@@ -49,6 +49,23 @@ void print_count_report(const Options& opt, const RecordingPlan& plan, const Con
     diag().line(std::string_view(report).substr(at, nl - at));
 }
 
+// --call-graph dwarf: how many user stacks stopped before their outermost frame, and why.
+std::string unwind_line(const ConversionStats& st) {
+  uint64_t early = 0;
+  std::string why;
+  for (size_t i = 0; i < kUnwindStops; ++i) {
+    const auto stop = static_cast<UnwindStop>(i);
+    if (stop == UnwindStop::complete || st.unwind_stops[i] == 0) continue;
+    early += st.unwind_stops[i];
+    why += (why.empty() ? "" : ", ") + std::to_string(st.unwind_stops[i]) + " " +
+           unwind_stop_name(stop);
+  }
+  std::string line = "dwarf unwinding: " + std::to_string(st.unwound) + " user stacks, " +
+                     std::to_string(early) + " stopped early";
+  if (!why.empty()) line += " (" + why + ")";
+  return line;
+}
+
 void print_warnings(const ConversionStats& st, const LogSink& sink) {
   if (st.lost)
     diag().warning(std::to_string(st.lost) + " samples lost in " +
@@ -73,7 +90,9 @@ void print_summary(const Options& opt, const RecordingPlan& plan, const std::str
     if (st.cut_chains)
       diag().info(std::to_string(st.cut_chains) + " of " + std::to_string(st.samples) +
                   " callchains stop early: frame-pointer unwinding reached an address that "
-                  "cannot be code (code built without frame pointers)");
+                  "cannot be code (code built without frame pointers; --call-graph dwarf "
+                  "unwinds such code)");
+    if (st.unwound) diag().info(unwind_line(st));
     if (opt.counting) print_count_report(opt, plan, conv, count_totals);
   }
   print_warnings(st, sink);

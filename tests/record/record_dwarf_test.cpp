@@ -1,0 +1,113 @@
+// --call-graph dwarf on a program built without frame pointers: the known path of every
+// sample in the hot leaf, through a deep chain, a libc callback and a signal handler, where
+// frame-pointer chains stop after the leaf. And the option's spelling, as perf's.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "record_test_support.h"
+
+using namespace rectest;
+
+namespace {
+
+const std::string kRecord = PMCLOG_RECORD_EXE;
+const std::string kReport = PMCLOG_REPORT_EXE;
+const std::string kWorkload = real_path(WORKLOAD_NOFP_PATHS);
+
+struct LeafStacks {
+  uint64_t in_leaf = 0;  // samples whose leaf is leaf_work
+  uint64_t matching = 0; // ... whose stack also holds `prefix` and ends with `suffix`
+  std::string example;   // a stack in the leaf that does not match, for the message
+};
+
+// From the report's folded lines ("a;b;leaf COUNT").
+LeafStacks leaf_stacks(const std::string& log, const std::string& prefix, const std::string& suffix) {
+  const auto r = run({kReport, "--format", "folded", log});
+  EXPECT_EQ(r.status, 0) << r.err;
+  LeafStacks s;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    const size_t sp = line.rfind(' ');
+    if (sp == std::string::npos) continue;
+    const std::string stack = line.substr(0, sp);
+    const uint64_t n = std::strtoull(line.c_str() + sp + 1, nullptr, 10);
+    if (stack.size() < 10 || stack.compare(stack.size() - 10, 10, ";leaf_work") != 0) continue;
+    s.in_leaf += n;
+    const bool ok = stack.find(prefix) != std::string::npos && stack.size() >= suffix.size() &&
+                    stack.compare(stack.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (ok) s.matching += n;
+    else if (s.example.empty()) s.example = line;
+  }
+  return s;
+}
+
+struct Recorded {
+  Ran ran;
+  std::string log;
+};
+
+Recorded record(const ScratchDir& dir, const std::string& name, const std::string& mode,
+                const std::string& call_graph) {
+  Recorded r;
+  r.log = dir.file(name);
+  r.ran = run({kRecord, "--call-graph", call_graph, "-F", "999", "-o", r.log, "--", kWorkload,
+               mode, "1"});
+  return r;
+}
+
+TEST(RecordDwarf, TheDeepPathOfNearlyEverySample) {
+  ScratchDir dir;
+  const auto fp = record(dir, "fp.pmclog", "deep", "fp");
+  ASSERT_EQ(fp.ran.status, 0) << fp.ran.err;
+  const auto dw = record(dir, "dwarf.pmclog", "deep", "dwarf");
+  ASSERT_EQ(dw.ran.status, 0) << dw.ran.err;
+  EXPECT_NE(dw.ran.err.find("dwarf unwinding: "), std::string::npos) << dw.ran.err;
+  const std::string path = "main;path_a;path_b;path_c;path_d;leaf_work";
+  const LeafStacks with_fp = leaf_stacks(fp.log, path, ";leaf_work");
+  const LeafStacks with_dwarf = leaf_stacks(dw.log, path, ";leaf_work");
+  ASSERT_GT(with_dwarf.in_leaf, 300u);
+  // Frame pointers lose the path in this build (the reason for the option)...
+  EXPECT_LT(with_fp.matching * 2, with_fp.in_leaf);
+  // ... which the CFI gives back for at least 99% of the samples in the leaf.
+  EXPECT_GE(with_dwarf.matching * 100, with_dwarf.in_leaf * 99)
+      << with_dwarf.matching << " of " << with_dwarf.in_leaf << ", e.g. " << with_dwarf.example;
+}
+
+TEST(RecordDwarf, ACallbackThroughLibc) {
+  ScratchDir dir;
+  const auto dw = record(dir, "cb.pmclog", "callback", "dwarf");
+  ASSERT_EQ(dw.ran.status, 0) << dw.ran.err;
+  const LeafStacks s = leaf_stacks(dw.log, "main;through_qsort;", ";compare;leaf_work");
+  ASSERT_GT(s.in_leaf, 300u);
+  EXPECT_GE(s.matching * 100, s.in_leaf * 99) << s.matching << " of " << s.in_leaf << ", e.g. " << s.example;
+}
+
+TEST(RecordDwarf, ASignalHandlerOnTopOfTheInterruptedPath) {
+  ScratchDir dir;
+  const auto dw = record(dir, "sig.pmclog", "signal", "dwarf");
+  ASSERT_EQ(dw.ran.status, 0) << dw.ran.err;
+  const LeafStacks s = leaf_stacks(dw.log, "main;wait_for_signals;", ";on_alarm;leaf_work");
+  ASSERT_GT(s.in_leaf, 100u);
+  EXPECT_GE(s.matching * 100, s.in_leaf * 99) << s.matching << " of " << s.in_leaf << ", e.g. " << s.example;
+}
+
+TEST(RecordDwarf, SpelledAsPerfSpellsIt) {
+  ScratchDir dir;
+  const std::string log = dir.file("x.pmclog");
+  for (const char* bad : {"lbr", "dwarf,", "dwarf,0", "dwarf,65536", "dwarf,x", "dwarfy"}) {
+    const auto r = run({kRecord, "--call-graph", bad, "-o", log, "--", "true"});
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--call-graph"), std::string::npos) << bad << ": " << r.err;
+  }
+  const auto count = run({kRecord, "--count", "--call-graph", "dwarf", "-o", log, "--", "true"});
+  EXPECT_EQ(count.status, 2);
+  EXPECT_NE(count.err.find("--count and --call-graph"), std::string::npos) << count.err;
+  // A size is rounded up to whole words, as perf does; the run works with it.
+  const auto small = run({kRecord, "--call-graph", "dwarf,100", "-o", log, "--", kWorkload, "deep", "0.2"});
+  EXPECT_EQ(small.status, 0) << small.err;
+  const auto fp = run({kRecord, "--call-graph", "fp", "-o", log, "--", "true"});
+  EXPECT_EQ(fp.status, 0) << fp.err;
+}
+
+}  // namespace

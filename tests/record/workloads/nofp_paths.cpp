@@ -1,0 +1,81 @@
+// Test workload for --call-graph dwarf, built without frame pointers (as Debian builds its
+// programs): burns CPU for SECONDS (default 1) in leaf_work, reached by one of three paths.
+// Usage: nofp_paths [deep|callback|signal] [SECONDS]
+//   deep:     main -> path_a -> path_b -> path_c -> path_d -> leaf_work
+//   callback: main -> through_qsort -> qsort (libc) -> ... -> compare -> leaf_work
+//   signal:   a SIGALRM handler -> leaf_work, on top of main -> wait_for_signals
+#include <signal.h>
+#include <sys/time.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+namespace {
+
+double cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+volatile unsigned long g_sink = 0;
+double g_until = 0;
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((noinline)) void leaf_work(unsigned long n) {
+  unsigned long acc = g_sink;
+  for (unsigned long i = 0; i < n; ++i) acc = acc * 2862933555777941757ul + 3037000493ul + i;
+  g_sink = acc;
+}
+
+// Each calls the next and does something after it, so that no call becomes a jump.
+__attribute__((noinline)) void path_d(unsigned long n) { leaf_work(n); g_sink = g_sink + 1; }
+__attribute__((noinline)) void path_c(unsigned long n) { path_d(n); g_sink = g_sink + 1; }
+__attribute__((noinline)) void path_b(unsigned long n) { path_c(n); g_sink = g_sink + 1; }
+__attribute__((noinline)) void path_a(unsigned long n) { path_b(n); g_sink = g_sink + 1; }
+
+__attribute__((noinline)) int compare(const void* a, const void* b) {
+  leaf_work(20000);
+  return std::memcmp(a, b, sizeof(int));
+}
+
+__attribute__((noinline)) void through_qsort() {
+  int v[64];
+  for (int i = 0; i < 64; ++i) v[i] = (i * 37) % 64;
+  std::qsort(v, 64, sizeof v[0], compare);
+}
+
+void on_alarm(int) {
+  leaf_work(3000000);
+  g_sink = g_sink + 1;  // not a tail call: the handler stays on the stack
+}
+
+// Spins between the signals, and looks at the clock only now and then.
+__attribute__((noinline)) void wait_for_signals() {
+  while (cpu_seconds() < g_until)
+    for (int i = 0; i < 1000000; ++i) g_sink = g_sink + 1;
+}
+
+}  // extern "C"
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "deep";
+  g_until = cpu_seconds() + (argc > 2 ? std::atof(argv[2]) : 1.0);
+  if (std::strcmp(mode, "callback") == 0) {
+    while (cpu_seconds() < g_until) through_qsort();
+  } else if (std::strcmp(mode, "signal") == 0) {
+    struct sigaction sa {};
+    sa.sa_handler = on_alarm;
+    sigaction(SIGPROF, &sa, nullptr);
+    itimerval t{{0, 2000}, {0, 2000}};  // every 2 ms of CPU time
+    setitimer(ITIMER_PROF, &t, nullptr);
+    wait_for_signals();
+  } else {
+    while (cpu_seconds() < g_until) path_a(1000000);
+  }
+  return 0;
+}

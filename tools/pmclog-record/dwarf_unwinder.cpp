@@ -318,10 +318,10 @@ UnwindStop DwarfUnwinder::unwind(uint32_t pid, uint32_t tid, const UserRegisters
   const int rc = dwfl_getthread_frames(p.dwfl, static_cast<pid_t>(tid), on_frame, &w);
   if (out.empty()) out.push_back(regs.ip());
   if (rc == DWARF_CB_ABORT) return w.stop;
-  // libdwfl ends a walk whose next frame it cannot read as if it were complete: a read
-  // outside the copy says otherwise.
-  if (p.missed != 0)
-    return p.missed >= regs.sp() + stack.size() ? UnwindStop::stack_too_small : UnwindStop::other;
+  // libdwfl ends a walk whose next frame it cannot read as if it were complete: a read past
+  // the copy's end says otherwise. (Reads just below the sampled SP also fail, at the end
+  // of walks that reached the program's entry; no caller's frame lies below SP.)
+  if (p.missed >= regs.sp() + stack.size()) return UnwindStop::stack_too_small;
   return rc == 0 ? w.stop : UnwindStop::other;
 }
 

@@ -16,7 +16,7 @@ _pmclog_args_pmclog_write="--output --inject --inject-log --seed --file --genera
   --cpus --cpu-buffer-size"
 _pmclog_flags_pmclog_write="--help --version --quiet --ibs --container"
 _pmclog_args_pmclog_record="--event --period --freq --depth --pid --duration --output
-  --mmap-pages --generation --address-width --byte-order --call-graph"
+  --mmap-pages --generation --address-width --byte-order --call-graph --tid --cpu"
 _pmclog_flags_pmclog_record="--help --version --user-only --container --user-callchain
   --fallback --count --per-process --list-events --all-cpus --quiet"
 _pmclog_args_pmclog_report="--format --output --by --sort --limit --min-width --width
@@ -36,6 +36,8 @@ _pmclog_long_of() {  # TOOL SHORT
     pmclog-dump:-f | pmclog-validate:-f) echo --format ;;
     pmclog-dump:-t) echo --type ;;
     pmclog-dump:-p | pmclog-record:-p) echo --pid ;;
+    pmclog-record:-t) echo --tid ;;
+    pmclog-record:-C) echo --cpu ;;
     pmclog-dump:-n) echo --head ;;
     pmclog-validate:-o | pmclog-write:-o | pmclog-record:-o | pmclog-report:-o) echo --output ;;
     pmclog-report:-z) echo --callgraph-depth ;;

@@ -360,6 +360,8 @@ std::vector<Case> table() {
   add(usage("record_duration_zero", kRecord, {"--duration", "0", "--", "true"}, {"--duration", "'0'"}));
   add(usage("record_pid_and_command", kRecord, {"--pid", "1", "--", "true"}, {"(-p|--pid)\\b"}));
   add(usage("record_all_cpus_and_pid", kRecord, {"--all-cpus", "-p", "1"}, {"(-a|--all-cpus)\\b", "(-p|--pid)\\b"}));
+  add(usage("record_tid_and_pid", kRecord, {"--tid", "1", "-p", "1"}, {"(-t|--tid)\\b", "(-p|--pid)\\b"}));
+  add(usage("record_cpu_out_of_range", kRecord, {"--cpu", "4096", "--duration", "1"}, {"(-C|--cpu)\\b", "'4096'"}));
   add(usage("record_bad_freq", kRecord, {"-F", "abc", "--", "true"}, {"--freq|-F", "abc"}));
   add(usage("record_nosuch_option", kRecord, {"--nosuch-option", "--", "true"}, {"--nosuch-option"}));
   add(with(fails("record_terminal_stdout", kRecord, {"-o", "-", "--", "true"}, 2, {"terminal"}), [](Case& c) {

@@ -182,7 +182,7 @@ void OpenedEvents::close_all() {
 }
 
 bool open_events(std::vector<EventChoice>& events, OpenSettings& s,
-                 const std::vector<pid_t>& targets, int ncpu, OpenedEvents& out,
+                 const std::vector<pid_t>& targets, const std::vector<int>& cpus, OpenedEvents& out,
                  std::string& err) {
   out.format.sample_type = s.counting ? kCountSampleType : kSampleType;
   if (s.dwarf && !s.counting) {
@@ -192,8 +192,8 @@ bool open_events(std::vector<EventChoice>& events, OpenSettings& s,
   out.format.read_format = kReadFormat;
   out.format.sample_id_all = true;
   Opener op{events, s, out, err};
-  out.rings.reserve(static_cast<size_t>(ncpu));
-  for (int cpu = 0; cpu < ncpu; ++cpu) {
+  out.rings.reserve(cpus.size());
+  for (int cpu : cpus) {
     int ring_fd = -1;
     bool any = false;
     // The CPU's first event gets the ring buffer; every later one writes into it.

@@ -56,10 +56,11 @@ struct OpenedEvents {
   ~OpenedEvents() { close_all(); }
 };
 
-// Opens everything; `targets` are thread ids (or {-1} for -a). On failure returns false
+// Opens everything; `targets` are thread ids (or {-1} for -a), on each of `cpus`. On failure
+// returns false
 // with one clear message in `err` (event, reason, suggestion).
 bool open_events(std::vector<EventChoice>& events, OpenSettings& s,
-                 const std::vector<pid_t>& targets, int ncpu, OpenedEvents& out,
+                 const std::vector<pid_t>& targets, const std::vector<int>& cpus, OpenedEvents& out,
                  std::string& err);
 
 // Enables / disables every fd (for -p and -a; a command is enabled by its exec).

@@ -91,7 +91,8 @@ void write_initialize(LogSink& sink, uint64_t t0) {
 }
 
 void write_pmc_allocations(const Options& opt, const std::vector<EventChoice>& events,
-                           const PmcNumbering& pmcid_of, int ncpu, LogSink& sink, uint64_t t0) {
+                           const PmcNumbering& pmcid_of, const std::vector<int>& cpus,
+                           LogSink& sink, uint64_t t0) {
   const pmclog::Generation g = opt.abi.generation;
   // L2 predates PMCALLOCATEDYN: the plain record carries the code but not the name.
   const bool named = pmclog::type_of_kind(g, Kind::pmcallocatedyn).has_value();
@@ -103,13 +104,10 @@ void write_pmc_allocations(const Options& opt, const std::vector<EventChoice>& e
   if (opt.user_callchain) flags |= kFlagUserCallchain;
   if (!opt.system_wide) flags |= kFlagDescendants;
   for (size_t ei = 0; ei < events.size(); ++ei) {
-    std::vector<int> cpus = {-1};
-    if (opt.system_wide) {
-      cpus.clear();
-      for (int c = 0; c < ncpu; ++c) cpus.push_back(c);
-    }
+    // A system-wide pmc per recorded CPU; a process pmc follows its process on any CPU.
+    const std::vector<int> rows = opt.system_wide ? cpus : std::vector<int>{-1};
     const EventSpec& spec = events[ei].spec;
-    for (int cpu : cpus) {
+    for (int cpu : rows) {
       RecordValue r;
       r.kind = named ? Kind::pmcallocatedyn : Kind::pmcallocate;
       r[Field::pmcid] = pmcid_of(ei, cpu);
@@ -138,6 +136,7 @@ void write_kernel_map(LogSink& sink, uint64_t t0) {
 }
 
 void announce_targets(const Options& opt, bool command_mode, pid_t child,
+                      const std::vector<pid_t>& attached,
                       const std::vector<uint32_t>& process_pmcids, const OpenedEvents& opened,
                       Converter& conv, LogSink& sink, uint64_t t0) {
   if (command_mode && !opt.system_wide) {
@@ -146,7 +145,7 @@ void announce_targets(const Options& opt, bool command_mode, pid_t child,
     const std::string self = proc_exe(getpid());  // the child is still our fork
     for (uint32_t pmcid : process_pmcids) write_pmcattach(pmcid, child, self, sink, t0);
   }
-  for (pid_t pid : opt.pids) {
+  for (pid_t pid : attached) {
     for (uint32_t pmcid : process_pmcids) write_pmcattach(pmcid, pid, proc_exe(pid), sink, t0);
     conv.add_existing_process(pid, t0, true);
   }

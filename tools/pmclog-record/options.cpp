@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <climits>
@@ -17,6 +18,7 @@
 #include "cli.h"
 #include "dwarf_unwinder.h"
 #include "events_table.h"
+#include "perf_open.h"
 #include "pmclog/text.h"
 #include "stdout_sink.h"
 
@@ -157,6 +159,37 @@ int options_end(int argc, char** argv, const po::options_description& all) {
   return argc;
 }
 
+// A CPU list as perf and taskset write it: "0,2-3". Each CPU must exist on this machine.
+std::vector<int> parse_cpu_list(const std::string& v) {
+  const int n = online_cpu_count();
+  const auto bad = [&](const std::string& why) {
+    return UsageError("-C/--cpu: " + quoted(v) + " " + why);
+  };
+  std::vector<int> out;
+  size_t at = 0;
+  while (at <= v.size()) {
+    const size_t comma = std::min(v.find(',', at), v.size());
+    const std::string item = v.substr(at, comma - at);
+    const size_t dash = item.find('-');
+    const std::string lo_s = item.substr(0, dash);
+    const std::string hi_s = dash == std::string::npos ? lo_s : item.substr(dash + 1);
+    const auto digits = [](const std::string& s) {
+      return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (!digits(lo_s) || !digits(hi_s)) throw bad("is not a CPU list such as 0,2-3");
+    const int lo = std::stoi(lo_s), hi = std::stoi(hi_s);
+    if (lo > hi) throw bad("has a range that goes down (" + item + ")");
+    if (hi >= n)
+      throw bad("names CPU " + std::to_string(hi) + "; this machine has CPUs 0 to " +
+                std::to_string(n - 1));
+    for (int c = lo; c <= hi; ++c) out.push_back(c);
+    at = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 // perf's spelling: fp, or dwarf with an optional stack size (a multiple of 8 below 64 KiB,
 // the kernel's limit; perf rounds up as here).
 void parse_call_graph(const std::string& v, Options& o) {
@@ -177,7 +210,7 @@ void parse_call_graph(const std::string& v, Options& o) {
 
 std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
-  std::string events, pids, freq, period, depth, mmap_pages, duration, call_graph;
+  std::string events, pids, tids, cpus, freq, period, depth, mmap_pages, duration, call_graph;
   cli::AbiValues abi;
   po::options_description sampling("Events and sampling");
   sampling.add_options()
@@ -213,6 +246,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
   po::options_description target("Target");
   target.add_options()
       ("pid,p", po::value(&pids), "attach to running processes PID[,PID...]")
+      ("tid,t", po::value(&tids), "attach to threads TID[,TID...] of running processes "
+       "(those threads only, and the threads they start)")
+      ("cpu,C", po::value(&cpus), "only these CPUs, as 0,2-3 (the whole system on them: "
+       "implies -a)")
       ("all-cpus,a", po::bool_switch(&o.system_wide), "profile the whole system (root, "
        "CAP_PERFMON or kernel.perf_event_paranoid <= 0)")
       ("duration", po::value(&duration), "stop after SECONDS (above 0, at most a year; a "
@@ -294,6 +331,12 @@ std::optional<Options> parse_options(int argc, char** argv) {
   }
   if (vm.count("pid") && !parse_pids(pids, o.pids))
     throw UsageError("-p/--pid: " + quoted(pids) + " is not PID[,PID...] (process ids above 0)");
+  if (vm.count("tid") && !parse_pids(tids, o.tids))
+    throw UsageError("-t/--tid: " + quoted(tids) + " is not TID[,TID...] (thread ids above 0)");
+  if (vm.count("cpu")) {
+    o.cpus = parse_cpu_list(cpus);
+    o.system_wide = true;  // as in perf: -C records everything that runs there
+  }
   if (vm.count("depth")) {
     o.depth_given = true;
     o.depth = static_cast<uint32_t>(whole_number("--depth", depth, 1, UINT32_MAX, "frames"));
@@ -343,9 +386,19 @@ std::optional<Options> parse_options(int argc, char** argv) {
     return o;
   }
 
-  const int targets = (!o.command.empty()) + (!o.pids.empty());
+  if (!o.cpus.empty() && (!o.pids.empty() || !o.tids.empty()))
+    throw UsageError("-C/--cpu and -p/--pid or -t/--tid cannot be used together: -C records "
+                     "the whole system on those CPUs");
+  if (!o.pids.empty() && !o.tids.empty())
+    throw UsageError("-p/--pid and -t/--tid cannot be used together: give the processes or "
+                     "the threads");
+  if (!o.command.empty() && !o.tids.empty())
+    throw UsageError("give either a command or -t/--tid, not both");
+  if (o.system_wide && !o.tids.empty())
+    throw UsageError("-a/--all-cpus and -t/--tid cannot be used together");
+  const int targets = (!o.command.empty()) + (!o.pids.empty()) + (!o.tids.empty());
   if (targets == 0 && !o.system_wide)
-    throw UsageError("nothing to profile: give COMMAND [ARGS...], -p PID or -a");
+    throw UsageError("nothing to profile: give COMMAND [ARGS...], -p PID, -t TID or -a");
   if (!o.command.empty() && !o.pids.empty())
     throw UsageError("give either a command or -p/--pid, not both");
   if (o.system_wide && !o.pids.empty())

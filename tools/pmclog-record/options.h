@@ -19,6 +19,8 @@ struct Options {
   uint64_t frequency = 1000;       // -F (a modest default: no loss on a busy 2-core VM)
   std::string output;              // -o; empty: default name
   std::vector<pid_t> pids;         // -p
+  std::vector<pid_t> tids;         // -t: these threads of running processes only
+  std::vector<int> cpus;           // -C: these CPUs only (implies -a); empty: all
   bool system_wide = false;        // -a
   double duration = 0;             // --duration (> 0 when given); 0: until the end
   pmclog::Abi abi;                 // --generation, --address-width, --byte-order

@@ -54,9 +54,10 @@ bool open_output(LogSink& sink) {
 }
 
 bool open_recorded_events(std::vector<EventChoice>& events, OpenSettings& s,
-                          const std::vector<pid_t>& targets, int ncpu, OpenedEvents& opened) {
+                          const std::vector<pid_t>& targets, const std::vector<int>& cpus,
+                          OpenedEvents& opened) {
   std::string err;
-  if (!open_events(events, s, targets, ncpu, opened, err)) {
+  if (!open_events(events, s, targets, cpus, opened, err)) {
     diag().error(err + "; nothing was recorded");
     return false;
   }

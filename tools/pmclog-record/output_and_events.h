@@ -25,9 +25,10 @@ std::string output_path(const Options& opt);
 // Opens the log's output. False with the message printed.
 bool open_output(LogSink& sink);
 
-// Opens the events for `targets` on `ncpu` CPUs (open_events()). False with the message
+// Opens the events for `targets` on `cpus` (open_events()). False with the message
 // printed; `s` and `events` then say what was actually opened (the fallbacks).
 bool open_recorded_events(std::vector<EventChoice>& events, OpenSettings& s,
-                          const std::vector<pid_t>& targets, int ncpu, OpenedEvents& opened);
+                          const std::vector<pid_t>& targets, const std::vector<int>& cpus,
+                          OpenedEvents& opened);
 
 }  // namespace record

@@ -82,6 +82,16 @@ std::vector<pid_t> proc_threads(pid_t pid) {
 
 std::vector<pid_t> all_pids() { return numeric_entries("/proc"); }
 
+std::optional<pid_t> thread_process(pid_t tid) {
+  std::ifstream f("/proc/" + std::to_string(tid) + "/status");
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind("Tgid:", 0) == 0) {
+      const long v = std::strtol(line.c_str() + 5, nullptr, 10);
+      if (v > 0) return static_cast<pid_t>(v);
+    }
+  return std::nullopt;
+}
+
 bool process_exists(pid_t pid) { return kill(pid, 0) == 0 || errno == EPERM; }
 
 std::optional<std::string> resolve_command(const std::string& command, std::string& why,

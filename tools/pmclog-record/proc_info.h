@@ -23,6 +23,9 @@ std::string proc_comm(pid_t pid);  // /proc/PID/comm without the newline
 std::vector<pid_t> proc_threads(pid_t pid);  // /proc/PID/task entries
 std::vector<pid_t> all_pids();               // numeric entries of /proc
 bool process_exists(pid_t pid);
+// The process (thread group) of a thread id, from /proc/TID/status; nullopt when no such
+// thread exists.
+std::optional<pid_t> thread_process(pid_t tid);
 
 // The program execvp(3) would run for `command`, or nullopt with a reason when none;
 // `found` then says whether some candidate exists but cannot be run (a shell's 126, not 127).

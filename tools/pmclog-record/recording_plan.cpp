@@ -1,6 +1,9 @@
 #include "recording_plan.h"
 
+#include <algorithm>
+
 #include "callchain_depth.h"
+#include "perf_open.h"
 #include "diagnostics.h"
 #include "exit_status.h"
 #include "pmclog/names.h"
@@ -62,6 +65,19 @@ std::optional<int> plan_recording(const Options& opt, RecordingPlan& plan) {
       diag().error("no process " + std::to_string(pid) + "; nothing was recorded");
       return code(Exit::tool_failed);
     }
+  for (pid_t tid : opt.tids) {
+    const std::optional<pid_t> pid = thread_process(tid);
+    if (!pid) {
+      diag().error("no thread " + std::to_string(tid) + "; nothing was recorded");
+      return code(Exit::tool_failed);
+    }
+    if (std::find(plan.tid_processes.begin(), plan.tid_processes.end(), *pid) ==
+        plan.tid_processes.end())
+      plan.tid_processes.push_back(*pid);
+  }
+  plan.cpus = opt.cpus;
+  if (plan.cpus.empty())
+    for (int c = 0; c < online_cpu_count(); ++c) plan.cpus.push_back(c);
   plan.depth = callchain_depth(opt);
   return std::nullopt;
 }
@@ -79,6 +95,7 @@ std::optional<int> prepare_targets(const Options& opt, const RecordingPlan& plan
   if (opt.system_wide) targets = {-1};
   for (pid_t pid : opt.pids)
     for (pid_t tid : proc_threads(pid)) targets.push_back(tid);
+  for (pid_t tid : opt.tids) targets.push_back(tid);  // that thread (and what it starts) only
   return std::nullopt;
 }
 

@@ -21,6 +21,8 @@ struct RecordingPlan {
   std::vector<EventChoice> events;  // open_events() may switch one to its fallback
   std::string cmd_path;             // command mode: the program execvp(3) would run
   uint32_t depth = 0;               // frames per callchain
+  std::vector<int> cpus;            // the CPUs events are opened on (-C, else all)
+  std::vector<pid_t> tid_processes; // -t: the process of each thread, once each
 };
 
 // Fills `plan`, noting a capped depth. Returns an exit status, with the message printed,

@@ -53,9 +53,8 @@ int run_record(const Options& opt) {
     launcher.abort();
     return code(Exit::tool_failed);
   }
-  const int ncpu = online_cpu_count();
   OpenedEvents opened;
-  if (!open_recorded_events(plan.events, s, targets, ncpu, opened)) {
+  if (!open_recorded_events(plan.events, s, targets, plan.cpus, opened)) {
     launcher.abort();
     return code(Exit::tool_failed);
   }
@@ -69,10 +68,14 @@ int run_record(const Options& opt) {
   write_container(opt, sink);
   const uint64_t t0 = monotonic_ns();
   write_initialize(sink, t0);
-  write_pmc_allocations(opt, plan.events, pmcid_of, ncpu, sink, t0);
+  write_pmc_allocations(opt, plan.events, pmcid_of, plan.cpus, sink, t0);
   if (!s.exclude_kernel) write_kernel_map(sink, t0);  // kernel frames may have been refused
   const pid_t child = plan.command_mode ? launcher.pid() : -1;
-  announce_targets(opt, plan.command_mode, child, cc.process_pmcids, opened, conv, sink, t0);
+  // -p processes, and the processes of -t threads: their images, mappings and names.
+  std::vector<pid_t> attached = opt.pids;
+  attached.insert(attached.end(), plan.tid_processes.begin(), plan.tid_processes.end());
+  announce_targets(opt, plan.command_mode, child, attached, cc.process_pmcids, opened, conv,
+                   sink, t0);
 
   if (auto failed = start_sampling(opt, plan, launcher, opened)) return *failed;
   const int child_status = sample_until_stop(opt, child, t0, opened, merger, sink);

@@ -119,10 +119,12 @@ class Sampler {
     return !command_mode_;
   }
 
+  // -p processes or -t threads (kill(2) takes a thread id too).
   bool attached_all_gone() const {
-    if (opt_.pids.empty()) return false;
+    if (opt_.pids.empty() && opt_.tids.empty()) return false;
     bool any = false;
     for (pid_t p : opt_.pids) any = any || process_exists(p);
+    for (pid_t t : opt_.tids) any = any || process_exists(t);
     return !any;
   }
 

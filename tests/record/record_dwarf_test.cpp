@@ -7,6 +7,8 @@
 
 #include "record_test_support.h"
 
+using pmclog::Field;
+using pmclog::Kind;
 using namespace rectest;
 
 namespace {
@@ -14,6 +16,7 @@ namespace {
 const std::string kRecord = PMCLOG_RECORD_EXE;
 const std::string kReport = PMCLOG_REPORT_EXE;
 const std::string kWorkload = real_path(WORKLOAD_NOFP_PATHS);
+const std::string kKernelHot = real_path(WORKLOAD_KERNEL_HOT);
 
 struct LeafStacks {
   uint64_t in_leaf = 0;  // samples whose leaf is leaf_work
@@ -90,6 +93,36 @@ TEST(RecordDwarf, ASignalHandlerOnTopOfTheInterruptedPath) {
   const LeafStacks s = leaf_stacks(dw.log, "main;wait_for_signals;", ";on_alarm;leaf_work");
   ASSERT_GT(s.in_leaf, 100u);
   EXPECT_GE(s.matching * 100, s.in_leaf * 99) << s.matching << " of " << s.in_leaf << ", e.g. " << s.example;
+}
+
+// With --user-callchain, a kernel-mode sample is the kernel's frames, then the unwound
+// user stack, as FreeBSD writes PMC_F_USERCALLCHAIN chains.
+TEST(RecordDwarf, KernelSamplesKeepTheirUnwoundUserPart) {
+  ScratchDir dir;
+  const std::string out = dir.file("merged.pmclog");
+  const auto r = run({kRecord, "--user-callchain", "--call-graph", "dwarf", "-o", out, "--",
+                      kKernelHot, "0.5"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  if (r.err.find("user-space callchains only") != std::string::npos)
+    GTEST_SKIP() << "no kernel frames for this user: " << r.err;
+  Log log = read_log(out);
+  size_t kernel = 0, whole = 0;
+  for (auto* c : log.of(Kind::callchain)) {
+    if (((*c)[Field::cpuflags] & 1u) || c->pcs.empty()) continue;
+    ++kernel;
+    EXPECT_NE(c->pcs.front() >> 63, 0u) << "the kernel frames come first";
+    size_t user = 0;
+    bool back_in_kernel = false;
+    for (uint64_t pc : c->pcs) {
+      if ((pc >> 63) == 0) ++user;
+      else back_in_kernel = back_in_kernel || user > 0;
+    }
+    EXPECT_FALSE(back_in_kernel) << "kernel frames after user ones";
+    // read() in libc, main, __libc_start_call_main, __libc_start_main, _start.
+    whole += user >= 4;
+  }
+  ASSERT_GE(kernel, 20u);
+  EXPECT_GE(whole * 10, kernel * 8) << whole << " of " << kernel << " have their user stack";
 }
 
 TEST(RecordDwarf, SpelledAsPerfSpellsIt) {

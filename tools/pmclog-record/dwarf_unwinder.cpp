@@ -2,6 +2,7 @@
 
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -266,6 +267,17 @@ struct Walk {
   UnwindStop stop = UnwindStop::complete;
 };
 
+// Whether `at` lies in the first bytes of its object's entry point (the code before the
+// entry's first call returns).
+bool at_entry(Dwfl_Module* m, uint64_t at) {
+  Dwarf_Addr bias = 0;
+  Elf* elf = dwfl_module_getelf(m, &bias);
+  GElf_Ehdr ehdr;
+  if (elf == nullptr || gelf_getehdr(elf, &ehdr) == nullptr || ehdr.e_entry == 0) return false;
+  const uint64_t entry = ehdr.e_entry + bias;
+  return at >= entry && at < entry + 32;
+}
+
 int on_frame(Dwfl_Frame* state, void* arg) {
   Walk& w = *static_cast<Walk*>(arg);
   Dwarf_Addr pc = 0;
@@ -289,7 +301,9 @@ int on_frame(Dwfl_Frame* state, void* arg) {
     return DWARF_CB_ABORT;
   }
   if (!w.p->cfi_at(m, at)) {
-    w.stop = UnwindStop::no_cfi;
+    // The run-time linker's entry code has no CFI: it is the first frame of the process,
+    // and a chain that reaches it is whole.
+    w.stop = at_entry(m, at) ? UnwindStop::complete : UnwindStop::no_cfi;
     return DWARF_CB_ABORT;
   }
   return DWARF_CB_OK;

@@ -63,6 +63,8 @@ std::string unwind_line(const ConversionStats& st) {
   std::string line = "dwarf unwinding: " + std::to_string(st.unwound) + " user stacks, " +
                      std::to_string(early) + " stopped early";
   if (!why.empty()) line += " (" + why + ")";
+  const uint64_t short_copy = st.unwind_stops[static_cast<size_t>(UnwindStop::stack_too_small)];
+  if (short_copy != 0) line += "; --call-graph dwarf,BYTES copies more of each stack";
   return line;
 }
 

@@ -26,6 +26,11 @@ struct LogReader::Impl : detail::Window {
   std::vector<uint8_t> buf;
   bool eof = true;
   Error io_error;
+  // Page release (span readers over a mapping). Outside the Window, which for_each copies
+  // and writes back: keep_from() called from its callback must not be lost.
+  bool release = false;
+  size_t released = 0;  // pages before data + released have been given back
+  uint64_t keep = UINT64_MAX;  // keep_from(): pages from this file offset on stay
 
   void set_abi(const Abi& a) {
     abi = a;
@@ -63,14 +68,19 @@ struct LogReader::Impl : detail::Window {
   void consume(size_t n) {
     beg += n;
     off += n;
-    if (release && beg - released >= kReleaseStep) release_behind();
+    if (beg >= release_at) release_behind();
   }
   static constexpr size_t kReleaseStep = detail::kReleaseStep;
   void release_behind() {
     // Keep the last MiB: the caller may still look at the record just returned.
-    const size_t upto = beg > (1u << 20) ? beg - (1u << 20) : 0;
-    if (upto > released) release_mapped_pages(data + released, data + upto);
-    released = upto;
+    size_t upto = beg > (1u << 20) ? beg - (1u << 20) : 0;
+    const uint64_t base = off - beg;  // the file offset of data[0]
+    if (keep < base + upto) upto = keep > base ? static_cast<size_t>(keep - base) : 0;
+    if (upto > released) {
+      release_mapped_pages(data + released, data + upto);
+      released = upto;
+    }
+    release_at = beg + kReleaseStep;
   }
 
   // A header word that could start a record: magic, a known type, a sane length. Only the
@@ -126,7 +136,12 @@ void LogReader::set_abi(const Abi& abi) {
 }
 uint64_t LogReader::offset() const { return impl_->off; }
 size_t LogReader::buffer_capacity() const { return impl_->src ? impl_->buf.size() : 0; }
-void LogReader::release_pages_behind(bool on) { impl_->release = on && !impl_->src; }
+void LogReader::release_pages_behind(bool on) {
+  Impl& s = *impl_;
+  s.release = on && !s.src;
+  s.release_at = s.release ? s.released + Impl::kReleaseStep : SIZE_MAX;
+}
+void LogReader::keep_from(uint64_t offset) { impl_->keep = offset; }
 
 uint64_t LogReader::discard(uint64_t n) {
   Impl& s = *impl_;
@@ -191,7 +206,7 @@ detail::Window* LogReader::span_window() { return impl_->src ? nullptr : impl_.g
 
 void detail::release_step(Window& w) {
   auto& s = static_cast<LogReader::Impl&>(w);
-  if (s.beg - s.released >= LogReader::Impl::kReleaseStep) s.release_behind();
+  if (s.beg >= s.release_at) s.release_behind();
 }
 
 bool LogReader::skip() {

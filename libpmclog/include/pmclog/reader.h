@@ -87,7 +87,8 @@ class LogReader {
   // and can be called again to go on (after skip() or resync() on an error). The fast way to
   // read a whole log: for a span reader the common records are decoded inline in this loop,
   // with no call per record. `f` sees the same records as a loop over next() would; the
-  // record it gets is valid during the call, and `f` must not use this reader.
+  // record it gets is valid during the call, and `f` must not use this reader (but for
+  // keep_from()).
   template <class F>
   Step for_each(F&& f, Error& err);
 
@@ -115,6 +116,14 @@ class LogReader {
   // flat whatever the file's size. Views of earlier records stay valid (their pages are read
   // in again from the file if touched). Must not be used on memory that is not such a mapping.
   void release_pages_behind(bool on);
+  // With release_pages_behind(true): pages from this byte offset (a Record::offset) on stay;
+  // pages behind min(read position, offset) may be given back. For a caller that still
+  // reads records behind the position, such as a window of records waiting to be
+  // replayed: it passes the offset of the oldest one still waiting, and again as that moves
+  // on (the latest call counts; a lower offset than before is allowed, though pages already
+  // given back stay so and are read again from the file if touched). The one call `f` of
+  // for_each may make on this reader. Without a call every page behind the position may go.
+  void keep_from(uint64_t offset);
 
   struct Impl;
 

@@ -158,20 +158,20 @@ struct Window {
   // bytes that are always inside the data (or kPrefetchIdle, for data shorter than that).
   const uint8_t* pf_base = kPrefetchIdle.data();
   size_t pf_limit = 0;
-  // Span readers over a file mapping: pages before `released` have been given back.
-  bool release = false;
-  size_t released = 0;
+  // Span readers over a file mapping that give pages back: the next step is due when `beg`
+  // reaches this (never, at the largest value).
+  size_t release_at = SIZE_MAX;
 };
 
 // Pages are given back in steps of this many bytes read.
 inline constexpr size_t kReleaseStep = 8u << 20;
 // Whether a step is due: checked inline at every record, so that a reader that gives pages
 // back pays a call (and, in for_each, a write-back of its window) once per step, not once
-// per record (that was a quarter of pmclog-dump --stats' decoding).
-[[gnu::always_inline]] inline bool release_due(const Window& w) {
-  return w.release && w.beg - w.released >= kReleaseStep;
-}
-// Gives back the pages behind the position when enough have been read (reader.cpp). `w`
+// per record (that was a quarter of pmclog-dump --stats' decoding). A step moves the
+// threshold on whatever it could give back, so that a kept offset lagging behind does not
+// make every record due.
+[[gnu::always_inline]] inline bool release_due(const Window& w) { return w.beg >= w.release_at; }
+// Gives back the pages behind the position and before the kept offset (reader.cpp). `w`
 // must be the reader's own window.
 void release_step(Window& w);
 

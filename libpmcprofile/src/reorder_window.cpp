@@ -1,0 +1,109 @@
+#include "reorder_window.h"
+
+#include <algorithm>
+
+namespace pmcprofile {
+
+using pmclog::Field;
+
+ReorderWindow::ReorderWindow(std::vector<Held>& pool) : pool_(pool) {
+  for (uint32_t i = static_cast<uint32_t>(pool_.size()); i-- > 0;) free_.push_back(i);
+}
+
+uint32_t ReorderWindow::take_slot() {
+  if (!free_.empty()) {
+    const uint32_t slot = free_.back();
+    free_.pop_back();
+    return slot;
+  }
+  pool_.emplace_back();
+  return static_cast<uint32_t>(pool_.size() - 1);
+}
+
+void ReorderWindow::push(QueueItem it) {
+  it.seq = seq_++;
+  ++queued_;
+  // Best fit: the run whose last key is the latest not after this one's.
+  Run* best = nullptr;
+  for (Run& run : runs_)
+    if (run.items.back().key <= it.key && (best == nullptr || run.items.back().key > best->items.back().key))
+      best = &run;
+  if (best == nullptr) {
+    if (runs_.size() >= kMaxRuns) {
+      to_heap(it);
+      return;
+    }
+    runs_.emplace_back();
+    best = &runs_.back();
+    if (!spare_.empty()) {
+      best->items = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
+  best->items.push_back(it);
+}
+
+// Heap items are copies, so that no old page has to stay for them.
+void ReorderWindow::to_heap(QueueItem it) {
+  if (it.in_view()) {
+    it.slot = take_slot();
+    Held& h = pool_[it.slot];
+    h.kind = pmclog::Kind::callchain;
+    h.v = {};  // a reused slot: nothing of its last record stays
+    h.v[static_cast<size_t>(Field::pid)] = it.pid;
+    h.v[static_cast<size_t>(Field::tid)] = it.tid;
+    h.v[static_cast<size_t>(Field::pmcid)] = it.pmcid;
+    h.v[static_cast<size_t>(Field::cpuflags)] = it.cpuflags;
+    h.text.clear();
+    h.pcs.resize(it.pcs.size());
+    it.pcs.copy_to(h.pcs);
+  }
+  heap_.push_back(it);
+  std::push_heap(heap_.begin(), heap_.end(), later);
+}
+
+QueueItem ReorderWindow::pop(Ahead& ahead) {
+  --queued_;
+  size_t best = runs_.size();
+  for (size_t i = 0; i < runs_.size(); ++i)
+    if (best == runs_.size() || runs_[i].front().before(runs_[best].front())) best = i;
+  if (!heap_.empty() && (best == runs_.size() || heap_.front().before(runs_[best].front()))) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const QueueItem it = heap_.back();
+    heap_.pop_back();
+    ahead = {};
+    return it;
+  }
+  Run& run = runs_[best];
+  const QueueItem it = run.items[run.head++];
+  if (run.head == run.items.size()) {
+    retire(best);
+    ahead = {};
+    return it;
+  }
+  if (run.head >= 4096 && run.head * 2 >= run.items.size()) {  // drop what it has served
+    run.items.erase(run.items.begin(), run.items.begin() + static_cast<ptrdiff_t>(run.head));
+    run.head = 0;
+  }
+  const size_t left = run.items.size() - run.head;
+  ahead.far = Ahead::kFar < left ? &run.items[run.head + Ahead::kFar] : nullptr;
+  ahead.near = Ahead::kNear < left ? &run.items[run.head + Ahead::kNear] : nullptr;
+  return it;
+}
+
+// An emptied run's storage is kept for the next run.
+void ReorderWindow::retire(size_t i) {
+  Run& run = runs_[i];
+  run.items.clear();
+  spare_.push_back(std::move(run.items));
+  if (i + 1 != runs_.size()) runs_[i] = std::move(runs_.back());
+  runs_.pop_back();
+}
+
+uint64_t ReorderWindow::oldest_offset(uint64_t now) const {
+  uint64_t oldest = now;
+  for (const Run& run : runs_) oldest = std::min(oldest, run.front().offset);
+  return oldest;
+}
+
+}  // namespace pmcprofile

@@ -1,0 +1,78 @@
+// Replays one log: records in time order into the address spaces and names, samples out.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "event_names.h"
+#include "pmclog/legacy_clock.h"
+#include "pmclog/pmclog.h"
+#include "pmcprofile/session.h"
+#include "process_names.h"
+#include "reorder_window.h"
+#include "replay_clock.h"
+#include "sample_filter.h"
+#include "stack_cache.h"
+
+namespace pmcprofile {
+
+// What a Session lends the replay of each of its logs.
+struct ReplayTarget {
+  Tables& tables;
+  ObjectTable& objects;
+  const Options& options;
+  FilterMatches& matches;
+  std::vector<Held>& pool;  // the window's copies, kept from one log to the next
+};
+
+class Replay {
+ public:
+  // mapped: the records pushed are views into a mapping of the whole log, valid as long as it.
+  Replay(const ReplayTarget& to, pmclog::Abi abi, bool mapped,
+         const std::function<void(const Sample&)>& sink, InputReport& rep);
+
+  void push(const pmclog::Record& r);
+  void drain() {
+    while (window_.size() > 0) pop();
+  }
+  // The file offset of the oldest record still waiting as a view, or `now` (a mapped log's
+  // pages before it may go).
+  uint64_t oldest_offset(uint64_t now) const { return window_.oldest_offset(now); }
+
+ private:
+  uint32_t hold(const pmclog::Record& r);
+  void pop();
+  void prefetch(const Ahead& ahead) const;
+  void apply(const Held& h, uint64_t key);
+  void allocate(const Held& h);
+  void multipart_stack(const pmclog::Record& r, std::vector<uint64_t>& out) const;
+  void invalidate();
+  void sample(RawSample s);
+  bool resolve(const RawSample& s, const StackKey& k, CachedStack& out);
+  void deliver(Sample& out, const CachedStack& stack);
+
+  Tables& t_;
+  const Options& opt_;
+  const pmclog::Abi abi_;
+  const bool mapped_;
+  const std::function<void(const Sample&)>& sink_;
+  InputReport& rep_;
+  AddressSpaces as_;
+  ReorderWindow window_;
+  ReplayClock clock_;
+  pmclog::LegacyClock legacy_clock_;  // legacy logs: every record's header, in file order
+  EventNames events_;
+  ProcessNames names_;
+  SampleFilter filter_;
+  StackCache stacks_;
+  uint32_t cputype_ = 0;
+  std::string cpuid_;  // INITIALIZE's, which chooses the pmu-events table
+  uint64_t offset_ = 0;  // the record being replayed
+  std::vector<uint64_t> pcs_;  // the frames of the callchain being replayed
+  std::vector<FrameId> frames_;  // a stack being resolved
+  std::vector<uint64_t> addresses_;  // the run-time address of each of frames_
+};
+
+}  // namespace pmcprofile

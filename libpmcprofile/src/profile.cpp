@@ -1,12 +1,18 @@
 #include "pmcprofile/profile.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
+#include <string_view>
 
 namespace pmcprofile {
 
 uint32_t Tables::event(const std::string& name) {
   auto [it, fresh] = event_ids_.try_emplace(name, static_cast<uint32_t>(events.size()));
-  if (fresh) events.push_back(name);
+  if (fresh) {
+    events.push_back(name);
+    merge_events();
+  }
   return it->second;
 }
 
@@ -14,6 +20,24 @@ void Tables::rename_event(uint32_t id, const std::string& name) {
   event_ids_.erase(events[id]);
   events[id] = name;
   event_ids_.try_emplace(name, id);  // a name taken already keeps its first id
+  merge_events();
+}
+
+void Tables::merge_events() {
+  // Made again whole: events are few, and a rename may join or part any two ids.
+  DistinctEvents& d = distinct_events;
+  d.first.clear();
+  d.of.assign(events.size(), 0);
+  std::unordered_map<std::string_view, uint32_t> seen;
+  for (uint32_t e = 0; e < events.size(); ++e) {
+    auto [it, fresh] = seen.try_emplace(events[e], static_cast<uint32_t>(d.first.size()));
+    if (fresh) d.first.push_back(e);
+    d.of[e] = it->second;
+  }
+  d.by_name.resize(d.first.size());
+  std::iota(d.by_name.begin(), d.by_name.end(), 0u);
+  std::sort(d.by_name.begin(), d.by_name.end(),
+            [&](uint32_t a, uint32_t b) { return events[d.first[a]] < events[d.first[b]]; });
 }
 
 uint32_t Tables::comm(const std::string& name) {

@@ -35,9 +35,18 @@ std::vector<uint64_t> through(const Profile& p) {
 }  // namespace
 
 uint64_t event_samples(const Profile& p, const Tables& t, uint32_t event) {
+  const std::vector<uint32_t>& of = t.distinct_events.of;
   uint64_t n = 0;
   for (uint32_t e = 0; e < p.event_samples.size(); ++e)
-    if (t.events[e] == t.events[event]) n += p.event_samples[e];
+    if (of[e] == of[event]) n += p.event_samples[e];
+  return n;
+}
+
+std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const Tables& t) {
+  std::vector<uint64_t> n(t.distinct_events.first.size(), 0);
+  for (const Profile& p : ps)
+    for (uint32_t e = 0; e < p.event_samples.size() && e < t.events.size(); ++e)
+      n[t.distinct_events.of[e]] += p.event_samples[e];
   return n;
 }
 
@@ -54,15 +63,11 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
     for (FunctionId f = 0; f < t.functions.size(); ++f)
       canon[f] = by.object ? f : first.try_emplace(t.functions[f].name, f).first->second;
   }
-  std::vector<uint32_t> canon_event(t.events.size());  // one row set per event name
-  {
-    std::unordered_map<std::string, uint32_t> first;
-    for (uint32_t e = 0; e < t.events.size(); ++e) canon_event[e] = first.try_emplace(t.events[e], e).first->second;
-  }
   for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
     const uint64_t n = p.self[leaf];
     if (n == 0 || p.is_root(leaf)) continue;
     const Context& c = t.context_of(p.context_of(leaf));
+    const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];  // one row set per event
     seen.clear();
     bool first = true;
     for (NodeId at = leaf; !p.is_root(at); at = p.nodes[at].parent) {
@@ -71,7 +76,7 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
       for (size_t i = refs.size(); i-- > 0;) {
         const Function& f = t.functions[refs[i].id];
         TopRow key;
-        key.event = canon_event[c.event];
+        key.event = event;
         if (by.comm) key.comm = c.comm;
         if (by.pid) key.pid = c.pid;
         if (by.tid || by.thread) key.tid = c.tid;

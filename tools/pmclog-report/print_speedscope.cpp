@@ -52,6 +52,7 @@ std::vector<FrameInfo> frame_infos(pmcprofile::Session& s) {
 // One sampled profile: the stacks of one event in one process (of one input with --by-file).
 struct Group {
   size_t input = 0;
+  uint32_t event = 0;  // distinct event
   uint32_t pid = 0;
   std::map<uint32_t, uint64_t> comms;  // comm id -> samples: the profile is named by the most
   std::string samples, weights;        // JSON array bodies
@@ -66,14 +67,19 @@ std::string format_speedscope(const std::vector<pmcprofile::Profile>& ps, pmcpro
   const std::vector<FrameInfo> info = frame_infos(s);
   std::vector<uint32_t> frame_index(t.functions.size(), UINT32_MAX);  // only frames in use
   std::vector<pmcprofile::FunctionId> frames;
-  // (input, event name, pid) -> group; a map keeps the profiles in a stable order.
-  std::map<std::tuple<size_t, std::string, uint32_t>, Group> groups;
+  // (input, distinct event's place in name order, pid) -> group; a map keeps the profiles in
+  // a stable order.
+  std::vector<uint32_t> event_rank(t.distinct_events.by_name.size());
+  for (uint32_t r = 0; r < event_rank.size(); ++r) event_rank[t.distinct_events.by_name[r]] = r;
+  std::map<std::tuple<size_t, uint32_t, uint32_t>, Group> groups;
   for (size_t in = 0; in < ps.size(); ++in) {
     pmcprofile::for_each_function_stack(
         ps[in], t, cfg.profile.symbols.inlines,
         [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
           const pmcprofile::Context& c = t.context_of(ctx);
-          Group& g = groups[{in, t.events[c.event], c.pid}];
+          const uint32_t event = t.distinct_events.of[c.event];
+          Group& g = groups[{in, event_rank[event], c.pid}];
+          g.event = event;
           g.input = in;
           g.pid = c.pid;
           g.comms[c.comm] += n;
@@ -127,7 +133,7 @@ std::string format_speedscope(const std::vector<pmcprofile::Profile>& ps, pmcpro
     uint32_t comm = g.comms.begin()->first;
     for (const auto& [c, n] : g.comms)
       if (n > g.comms.at(comm)) comm = c;
-    std::string pname = std::get<1>(key) + ": " + t.comms[comm] + " (pid " +
+    std::string pname = t.events[t.distinct_events.first[g.event]] + ": " + t.comms[comm] + " (pid " +
                         std::to_string(static_cast<int32_t>(g.pid)) + ")";
     if (!ps[g.input].name.empty()) pname = ps[g.input].name + ": " + pname;
     out += "{\"type\":\"sampled\",\"name\":";

@@ -1,9 +1,11 @@
 // The flame graph drawn: the layout's frames written as SVG, with the page script.
 #include "print_svg.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "flamegraph_js.h"  // generated from flamegraph.js (embed_text.cmake)
+#include "pmcprofile/views.h"
 #include "svg_geometry.h"
 #include "svg_layout.h"
 #include "svg_text.h"
@@ -48,27 +50,27 @@ std::string colour(FrameKind k, std::string_view name) {
 }
 
 // --title, else "Flame graph: EVENTS (INPUTS)".
-std::string graph_title(const svg::EventGroups& events, const std::vector<std::string>& inputs,
+std::string graph_title(const pmcprofile::Tables& t, const std::vector<uint64_t>& samples,
                         const SvgOptions& o) {
   std::string title = o.title;
   if (title.empty()) {
     std::string evs, ins;
-    for (size_t e = 0; e < events.names.size(); ++e)
-      if (events.samples[e] != 0) evs += (evs.empty() ? "" : ", ") + events.names[e];
-    for (const auto& in : inputs) ins += (ins.empty() ? "" : ", ") + in;
+    for (size_t e = 0; e < samples.size(); ++e)
+      if (samples[e] != 0) evs += (evs.empty() ? "" : ", ") + t.events[t.distinct_events.first[e]];
+    for (const auto& in : t.inputs) ins += (ins.empty() ? "" : ", ") + in;
     title = "Flame graph: " + (evs.empty() ? std::string("no samples") : evs) + " (" + ins + ")";
   }
   return svg::clean(title);
 }
 
 // The line under the title: samples per event, the direction, what was pruned.
-std::string graph_subtitle(const svg::EventGroups& events, const SvgLayout& layout,
-                           const SvgOptions& o) {
+std::string graph_subtitle(const pmcprofile::Tables& t, const std::vector<uint64_t>& samples,
+                           const SvgLayout& layout, const SvgOptions& o) {
   std::string sub;
-  for (size_t e = 0; e < events.names.size(); ++e)
-    if (events.samples[e] != 0)
-      sub += (sub.empty() ? "" : ", ") + svg::clean(events.names[e]) + ": " +
-             std::to_string(events.samples[e]) + " samples";
+  for (size_t e = 0; e < samples.size(); ++e)
+    if (samples[e] != 0)
+      sub += (sub.empty() ? "" : ", ") + svg::clean(t.events[t.distinct_events.first[e]]) + ": " +
+             std::to_string(samples[e]) + " samples";
   if (layout.samples == 0) sub = "No samples.";
   if (o.reverse) sub += "; reversed: stacks merged from the leaf";
   if (layout.pruned != 0) {
@@ -227,12 +229,13 @@ std::string render(const SvgLayout& layout, const std::string& title, const std:
 std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
                        const Config& cfg) {
   const SvgOptions& o = cfg.svg;
-  const svg::EventGroups events = svg::group_events(ps, s.tables());
+  const pmcprofile::Tables& t = s.tables();
+  const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples(ps, t);
+  const bool several = std::count_if(samples.begin(), samples.end(), [](uint64_t n) { return n != 0; }) > 1;
   // The tree is gone before the drawing starts: the layout holds what is drawn.
-  const SvgLayout layout = svg::layout_frames(svg::merge_stacks(ps, s, events, cfg),
+  const SvgLayout layout = svg::layout_frames(svg::merge_stacks(ps, s, several, cfg),
                                              static_cast<double>(o.width), o.min_width);
-  return render(layout, graph_title(events, s.tables().inputs, o), graph_subtitle(events, layout, o),
-                o);
+  return render(layout, graph_title(t, samples, o), graph_subtitle(t, samples, layout, o), o);
 }
 
 }  // namespace report

@@ -63,12 +63,22 @@ struct Context {
   bool operator==(const Context&) const = default;
 };
 
+// The events as every view counts them. A pmc sampled before its allocation record has a
+// provisional name until Tables::rename_event(), maybe one another id has: event ids of one
+// name are one event. Tables keeps the merge, so that no view makes it again.
+struct DistinctEvents {
+  std::vector<uint32_t> first;    // per distinct event, in order of first id: that id (its name's)
+  std::vector<uint32_t> of;       // by event id: its distinct event (an index into first)
+  std::vector<uint32_t> by_name;  // the distinct events in name order, as outputs list them
+};
+
 class Tables {
  public:
   std::vector<std::string> events;  // by event id: "cpu-clock", "INSTR_RETIRED_ANY"...
   // By event id: events per sample, the reload count a modern PMCALLOCATE(DYN) carries in its
   // rate field; 0 when unknown (legacy logs, counting PMCs, frequency-mode recorders).
   std::vector<uint64_t> event_rates;
+  DistinctEvents distinct_events;  // follows events (event(), rename_event())
   std::vector<std::string> comms;   // by comm id
   std::vector<std::string> threads{std::string()};  // thread names by id; 0 is "no name"
   std::vector<std::string> inputs;  // input display names ("(stdin)" for "-"), in add_log order
@@ -79,7 +89,7 @@ class Tables {
 
   uint32_t event(const std::string& name);
   // Names an event that samples met before its allocation record (legacy file order).
-  // Two ids may then share a name: the views treat them as one event.
+  // Two ids may then share a name: distinct_events makes them one event.
   void rename_event(uint32_t id, const std::string& name);
   uint32_t comm(const std::string& name);
   uint32_t thread(const std::string& name);
@@ -109,6 +119,7 @@ class Tables {
   std::vector<Context> contexts_;
   std::unordered_map<std::string, FunctionId> function_ids_;
   FunctionId function(Function f);
+  void merge_events();
 };
 
 struct StackNode {

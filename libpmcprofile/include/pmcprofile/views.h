@@ -37,8 +37,10 @@ struct TopRow {
 
 enum class SortKey : uint8_t { self, total, name, object };
 
-// Samples of an event, counting every event id of the same name.
+// Samples of an event, counting every event id of its distinct event (Tables::distinct_events).
 uint64_t event_samples(const Profile& p, const Tables& t, uint32_t event);
+// Samples of each distinct event (Tables::distinct_events order) over the profiles.
+std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const Tables& t);
 
 // Rows of every event (call Tables::symbolize first). With `inlines`, the innermost inlined
 // function at the leaf takes the self samples.

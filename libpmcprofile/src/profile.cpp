@@ -66,8 +66,12 @@ uint32_t Tables::context(const Context& c) {
 }
 
 FunctionId Tables::function(Function f) {
-  // One function per (object, name, kind): the same name in two objects stays two rows.
+  // One function per (object, name, line, kind): the same name in two objects stays two rows.
   std::string key = f.name;
+  key += '\0';
+  key += f.file;
+  key += '\0';
+  key += std::to_string(f.line);
   key += '\0';
   key += std::to_string(f.object);
   key += f.kernel ? 'k' : 'u';
@@ -91,20 +95,36 @@ uint64_t unresolved_offset(uint64_t address, const ObjectInfo& o) {
   return o.mapped_in && o.layout.valid ? address - o.layout.exec_lo : address;
 }
 
-std::string base_name(const std::string& p) {
-  const size_t s = p.rfind('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
+Function unresolved(std::string label, ObjectId object, bool kernel, Unresolved why) {
+  Function f;
+  f.name = std::move(label);
+  f.object = object;
+  f.kernel = kernel;
+  f.why = why;
+  return f;
 }
 
 }  // namespace
+
+std::string function_label(const Function& f) {
+  if (f.file.empty()) return f.name;
+  const size_t slash = f.file.rfind('/');
+  std::string out = f.name;
+  out += " (";
+  out.append(f.file, slash == std::string::npos ? 0 : slash + 1);
+  out += ':';
+  out += std::to_string(f.line);
+  out += ')';
+  return out;
+}
 
 void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
   for (FrameId id = static_cast<FrameId>(frame_functions.size()); id < frames.size(); ++id) {
     const Frame& f = frames[id];
     std::vector<FunctionRef> refs;
     if (f.where.object == kNoObject) {
-      refs.push_back({function({hex(f.where.address), kNoObject, f.where.kernel,
-                                Unresolved::no_mapping}),
+      refs.push_back({function(unresolved(hex(f.where.address), kNoObject, f.where.kernel,
+                                          Unresolved::no_mapping)),
                       false});
     } else {
       const Symbolized& s = sym.lookup(f.where.object, f.where.address, f.caller);
@@ -120,20 +140,12 @@ void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
           label += '+';
           label += hex(unresolved_offset(f.where.address, o));
         }
-        refs.push_back({function({label, f.where.object, f.where.kernel, s.why}), false});
+        refs.push_back({function(unresolved(label, f.where.object, f.where.kernel, s.why)), false});
       } else {
-        for (const SymbolFrame& sf : s.frames) {
-          std::string name = sf.name;
-          if (!sf.file.empty()) {
-            name += " (";
-            name += base_name(sf.file);
-            name += ':';
-            name += std::to_string(sf.line);
-            name += ')';
-          }
-          refs.push_back({function({name, f.where.object, f.where.kernel, Unresolved::none}),
+        for (const SymbolFrame& sf : s.frames)
+          refs.push_back({function({sf.name, sf.file, sf.line, f.where.object, f.where.kernel,
+                                    Unresolved::none}),
                           sf.inlined});
-        }
       }
     }
     frame_functions.push_back(std::move(refs));

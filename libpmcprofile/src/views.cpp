@@ -55,13 +55,16 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
   std::unordered_map<TopRow, size_t, RowKeyHash, RowKeyEq> index;
   std::vector<TopRow> rows;
   std::vector<size_t> seen;  // rows already counted in this stack
+  // Rows are named and sorted by the label top prints.
+  std::vector<std::string> labels(t.functions.size());
+  for (FunctionId f = 0; f < t.functions.size(); ++f) labels[f] = function_label(t.functions[f]);
   // Without the object in the key, one name is one row whatever object holds it (the same
   // function in two builds of a program, in a fleet view).
   std::vector<FunctionId> canon(t.functions.size());
   {
     std::unordered_map<std::string, FunctionId> first;
     for (FunctionId f = 0; f < t.functions.size(); ++f)
-      canon[f] = by.object ? f : first.try_emplace(t.functions[f].name, f).first->second;
+      canon[f] = by.object ? f : first.try_emplace(labels[f], f).first->second;
   }
   for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
     const uint64_t n = p.self[leaf];
@@ -100,7 +103,7 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
   }
   const auto name = [&](const TopRow& r) -> const std::string& {
     static const std::string empty;
-    return r.function == 0xFFFFFFFFu ? empty : t.functions[r.function].name;
+    return r.function == 0xFFFFFFFFu ? empty : labels[r.function];
   };
   const auto object = [&](const TopRow& r) -> const std::string& {
     static const std::string none = "[unknown]";
@@ -229,7 +232,7 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
   std::vector<bool> escaped(t.functions.size(), false);
   const auto function_name = [&](uint32_t id) -> const std::string& {
     if (!escaped[id]) {
-      function_names[id] = safe(t.functions[id].name);
+      function_names[id] = safe(function_label(t.functions[id]));
       escaped[id] = true;
     }
     return function_names[id];

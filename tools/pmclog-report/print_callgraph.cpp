@@ -144,7 +144,7 @@ std::string format_callgraph(const pmcprofile::Profile& p, pmcprofile::Session& 
   std::vector<std::string> names(t.functions.size());
   std::vector<pmcprofile::ObjectId> objects(t.functions.size());
   for (pmcprofile::FunctionId f = 0; f < t.functions.size(); ++f) {
-    names[f] = graph_name(t.functions[f].name);
+    names[f] = graph_name(pmcprofile::function_label(t.functions[f]));
     objects[f] = t.functions[f].object;
   }
   std::vector<std::string> paths(s.objects().size());

@@ -187,14 +187,13 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
                                   std::string()));
       return location_of[fid];
     }
-    // The symbolizer's frames, outermost first; pprof wants the innermost first.
-    const pmcprofile::Symbolized& sym = s.symbol(fid);
-    for (size_t i = sym.frames.size(); i-- > 0;) {
-      const pmcprofile::SymbolFrame& sf = sym.frames[i];
-      if (sf.inlined && !inlines) continue;
+    // The frame's functions, outermost first; pprof wants the innermost first.
+    for (size_t i = refs.size(); i-- > 0;) {
+      if (refs[i].inlined && !inlines) continue;
+      const pmcprofile::Function& fn = t.functions[refs[i].id];
       pp::Line* l = loc->add_line();
-      l->set_function_id(function(sf.name, sf.file));
-      l->set_line(sf.line);
+      l->set_function_id(function(fn.name, fn.file));
+      l->set_line(fn.line);
     }
     return location_of[fid];
   };

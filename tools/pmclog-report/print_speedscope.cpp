@@ -1,6 +1,5 @@
 #include "print_speedscope.h"
 
-#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -21,29 +20,14 @@ struct FrameInfo {
 std::vector<FrameInfo> frame_infos(pmcprofile::Session& s) {
   const pmcprofile::Tables& t = s.tables();
   std::vector<FrameInfo> info(t.functions.size());
-  std::vector<bool> from_symbol(t.functions.size(), false);
   for (pmcprofile::FunctionId f = 0; f < t.functions.size(); ++f) {
     const pmcprofile::Function& fn = t.functions[f];
     info[f].name = fn.name;
-    if (fn.object != pmcprofile::kNoObject) info[f].file = s.objects().peek(fn.object).path;
-  }
-  // Function names carry " (file.c:12)" with --lines; the symbolizer has name and path apart.
-  for (pmcprofile::FrameId id = 0; id < t.frame_functions.size(); ++id) {
-    const auto& refs = t.frame_functions[id];
-    if (t.functions[refs.front().id].why != pmcprofile::Unresolved::none) continue;
-    if (std::all_of(refs.begin(), refs.end(),
-                    [&](const pmcprofile::FunctionRef& r) { return from_symbol[r.id]; }))
-      continue;
-    const pmcprofile::Symbolized& sym = s.symbol(id);
-    if (sym.frames.size() != refs.size()) continue;
-    for (size_t i = 0; i < refs.size(); ++i) {
-      FrameInfo& fi = info[refs[i].id];
-      from_symbol[refs[i].id] = true;
-      fi.name = sym.frames[i].name;
-      if (!sym.frames[i].file.empty()) {
-        fi.file = sym.frames[i].file;
-        fi.line = sym.frames[i].line;
-      }
+    if (!fn.file.empty()) {
+      info[f].file = fn.file;
+      info[f].line = fn.line;
+    } else if (fn.object != pmcprofile::kNoObject) {
+      info[f].file = s.objects().peek(fn.object).path;
     }
   }
   return info;

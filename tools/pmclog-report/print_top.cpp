@@ -62,7 +62,7 @@ std::string format_top(const pmcprofile::Profile& p, pmcprofile::Session& s, con
         c.push_back(r.object == pmcprofile::kNoObject
                         ? "[unknown]"
                         : pmclog::terminal_safe(s.objects().peek(r.object).name));
-      if (cfg.by.symbol) c.push_back(pmclog::terminal_safe(t.functions[r.function].name));
+      if (cfg.by.symbol) c.push_back(pmclog::terminal_safe(pmcprofile::function_label(t.functions[r.function])));
       cells.push_back(std::move(c));
     }
     std::vector<std::string> head{"Self", "Self%", "Total", "Total%"};

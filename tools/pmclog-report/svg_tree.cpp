@@ -48,7 +48,7 @@ uint32_t function_label(FrameTree& tree, pmcprofile::Session& s, const pmcprofil
                                                              : FrameKind::user;
   return tree.label(k, uint64_t{r.id}, [&] {
     FrameLabel l;
-    l.name = clean(f.name);
+    l.name = clean(pmcprofile::function_label(f));
     std::string about;
     if (f.object != pmcprofile::kNoObject) about = clean(s.objects().peek(f.object).name);
     auto add = [&](const std::string& w) { about += (about.empty() ? "" : ", ") + w; };

@@ -35,18 +35,27 @@ struct Frame {
   }
 };
 
-// A function-level frame after symbolization: a function, or the label of an unresolved
-// frame ("libc.so.7+0x1234", "0x7fff1234", "[kernel] 0xffffffff81000000").
+// A function-level frame after symbolization: a function (at a source line with
+// SymbolOptions::lines), or the label of an unresolved frame ("libc.so.7+0x1234",
+// "0x7fff1234", "[kernel] 0xffffffff81000000"). Each fact is a field of its own; outputs that
+// print one string make it with function_label().
 struct Function {
-  std::string name;
+  std::string name;  // the symbol's name (demangled unless asked otherwise), or the label
+  std::string file;  // with lines: the source file as the debug information names it ("" unknown)
+  uint32_t line = 0;
   ObjectId object = kNoObject;
   bool kernel = false;
   Unresolved why = Unresolved::none;
 };
 
+// The name as top, folded, the svg and callgraph print it: with a file, "name (file.c:12)"
+// (the file's base name).
+std::string function_label(const Function& f);
+
+// A function where a frame stands for it.
 struct FunctionRef {
   FunctionId id = 0;
-  bool inlined = false;
+  bool inlined = false;  // an inlined call inside the function before it in the frame
 };
 
 // What every sample is grouped by besides its stack.
@@ -83,7 +92,8 @@ class Tables {
   std::vector<std::string> threads{std::string()};  // thread names by id; 0 is "no name"
   std::vector<std::string> inputs;  // input display names ("(stdin)" for "-"), in add_log order
   std::vector<Frame> frames;        // by FrameId
-  std::vector<Function> functions;  // by FunctionId, filled by symbolize()
+  // By FunctionId, filled by symbolize(): one per (name, file, line, object, kernel or not).
+  std::vector<Function> functions;
   // Per frame, the functions it stands for, outermost first (one unless inlines are shown).
   std::vector<std::vector<FunctionRef>> frame_functions;
 

@@ -119,16 +119,16 @@ class Printer {
 
 }  // namespace
 
-std::string format_callgraph(const pmcprofile::Profile& p, pmcprofile::Session& s,
-                             const Config& cfg) {
-  const pmcprofile::Tables& t = s.tables();
+std::string format_callgraph(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                             const CallgraphOptions& o) {
+  const pmcprofile::Tables& t = in.tables;
   // One tree per distinct event.
   std::vector<Tree> trees(t.distinct_events.first.size());
   // pmcstat -z N keeps N frames of each chain, the sampled one included
   // (pmcpl_cg_process: `for (n = 1; n < pa_graphdepth ...)`).
-  const size_t depth = std::max<size_t>(cfg.callgraph_depth, 1);
+  const size_t depth = std::max<size_t>(o.depth, 1);
   pmcprofile::for_each_function_stack(
-      p, t, cfg.profile.symbols.inlines,
+      p, t, o.inlines,
       [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
         if (stack.empty()) return;
         Tree& tree = trees[t.distinct_events.of[t.context_of(ctx).event]];
@@ -147,9 +147,9 @@ std::string format_callgraph(const pmcprofile::Profile& p, pmcprofile::Session& 
     names[f] = graph_name(pmcprofile::function_label(t.functions[f]));
     objects[f] = t.functions[f].object;
   }
-  std::vector<std::string> paths(s.objects().size());
-  for (pmcprofile::ObjectId o = 0; o < paths.size(); ++o)
-    paths[o] = pmclog::terminal_safe(s.objects().peek(o).path);
+  std::vector<std::string> paths(in.objects.size());
+  for (pmcprofile::ObjectId id = 0; id < paths.size(); ++id)
+    paths[id] = pmclog::terminal_safe(in.objects.peek(id).path);
 
   std::string out;
   // --by-file: one header per input. It starts with '#', so stackcollapse-pmc.pl and

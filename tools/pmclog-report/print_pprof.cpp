@@ -89,10 +89,11 @@ struct MappingUse {
 
 }  // namespace
 
-std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg) {
-  const pmcprofile::Tables& t = s.tables();
-  const bool inlines = cfg.profile.symbols.inlines;
-  const bool lines = cfg.profile.symbols.lines;
+std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                         const PprofOptions& o) {
+  const pmcprofile::Tables& t = in.tables;
+  const bool inlines = o.inlines;
+  const bool lines = o.lines;
   pp::Profile prof;
   StringTable str(prof);
 
@@ -255,7 +256,7 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
   };
   std::vector<Ordered> order;
   for (const auto& [obj, use] : mappings) {
-    const pmcprofile::ObjectInfo& info = s.objects().info(obj);
+    const pmcprofile::ObjectInfo& info = in.objects.peek(obj);  // looked up by the symbolizer
     const bool program = !info.kernel && info.layout.valid &&
                          (info.layout.type == 2 || !info.layout.interp.empty());
     const int rank = info.kernel ? 3 : info.execed ? 0 : program ? 1 : 2;
@@ -266,9 +267,9 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
     if (a.use->samples != b.use->samples) return a.use->samples > b.use->samples;
     return a.use->id < b.use->id;
   });
-  for (const Ordered& o : order) {
-    const pmcprofile::ObjectInfo& info = s.objects().info(o.object);
-    const MappingUse& use = *o.use;
+  for (const Ordered& ord : order) {
+    const pmcprofile::ObjectInfo& info = in.objects.peek(ord.object);
+    const MappingUse& use = *ord.use;
     pp::Mapping* m = prof.add_mapping();
     m->set_id(use.id);
     // Object addresses: the executable segments when the file was read, else the range of

@@ -1,7 +1,6 @@
 // The flame graph drawn: the layout's frames written as SVG, with the page script.
 #include "print_svg.h"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "flamegraph_js.h"  // generated from flamegraph.js (embed_text.cmake)
@@ -51,7 +50,7 @@ std::string colour(FrameKind k, std::string_view name) {
 
 // --title, else "Flame graph: EVENTS (INPUTS)".
 std::string graph_title(const pmcprofile::Tables& t, const std::vector<uint64_t>& samples,
-                        const SvgOptions& o) {
+                        const SvgDrawing& o) {
   std::string title = o.title;
   if (title.empty()) {
     std::string evs, ins;
@@ -65,7 +64,7 @@ std::string graph_title(const pmcprofile::Tables& t, const std::vector<uint64_t>
 
 // The line under the title: samples per event, the direction, what was pruned.
 std::string graph_subtitle(const pmcprofile::Tables& t, const std::vector<uint64_t>& samples,
-                           const SvgLayout& layout, const SvgOptions& o) {
+                           const SvgLayout& layout, const SvgDrawing& o) {
   std::string sub;
   for (size_t e = 0; e < samples.size(); ++e)
     if (samples[e] != 0)
@@ -95,7 +94,7 @@ struct Page {
 constexpr double kTopPad = svg::kFontSize * 4.5;         // title, subtitle, controls
 constexpr double kBottomPad = svg::kFontSize * 2 + 10;  // details line
 
-Page page(const SvgLayout& layout, const SvgOptions& o) {
+Page page(const SvgLayout& layout, const SvgDrawing& o) {
   Page p;
   p.width = static_cast<double>(o.width);
   p.height = kTopPad + kBottomPad + (layout.max_depth + 1) * svg::kFrameHeight;
@@ -197,7 +196,7 @@ void write_frame(std::string& out, const SvgLayout& layout, const SvgFrame& f, c
 // depth-first order: a frame's callees are the frames after it that are deeper, which gives
 // zoom and search the exact tree without comparing rounded coordinates. The constants
 // before it are written here.
-void write_script(std::string& out, const SvgLayout& layout, const Page& p, const SvgOptions& o) {
+void write_script(std::string& out, const SvgLayout& layout, const Page& p, const SvgDrawing& o) {
   out += "<script type=\"text/ecmascript\"><![CDATA[\n";
   // Numbers only: nothing from the log reaches the script.
   char consts[256];
@@ -211,7 +210,7 @@ void write_script(std::string& out, const SvgLayout& layout, const Page& p, cons
 }
 
 std::string render(const SvgLayout& layout, const std::string& title, const std::string& sub,
-                   const SvgOptions& o) {
+                   const SvgDrawing& o) {
   const Page p = page(layout, o);
   std::string out;
   out.reserve(4096 + layout.frames.size() * 160);
@@ -226,14 +225,12 @@ std::string render(const SvgLayout& layout, const std::string& title, const std:
 
 }  // namespace
 
-std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                       const Config& cfg) {
-  const SvgOptions& o = cfg.svg;
-  const pmcprofile::Tables& t = s.tables();
-  const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples(ps, t);
-  const bool several = std::count_if(samples.begin(), samples.end(), [](uint64_t n) { return n != 0; }) > 1;
+std::string format_svg(const pmcprofile::ProfileView& in, const SvgOptions& options) {
+  const SvgDrawing& o = options.drawing;
+  const pmcprofile::Tables& t = in.tables;
+  const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples(in.profiles, t);
   // The tree is gone before the drawing starts: the layout holds what is drawn.
-  const SvgLayout layout = svg::layout_frames(svg::merge_stacks(ps, s, several, cfg),
+  const SvgLayout layout = svg::layout_frames(svg::merge_stacks(in, options),
                                              static_cast<double>(o.width), o.min_width);
   return render(layout, graph_title(t, samples, o), graph_subtitle(t, samples, layout, o), o);
 }

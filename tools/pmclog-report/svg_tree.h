@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "options.h"
-#include "pmcprofile/session.h"
+#include "pmcprofile/views.h"
+#include "svg_options.h"
 
 namespace report::svg {
 
@@ -69,9 +69,9 @@ class FrameTree {
   std::unordered_map<uint64_t, uint32_t> child_ids_;  // (parent, label) -> node
 };
 
-// The tree of every stack: the root "all", then the input (--by-file), the event (with
-// `event_frame`), the command (--comm-frame), then the functions (from the leaf with --reverse).
-FrameTree merge_stacks(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                       bool event_frame, const Config& cfg);
+// The tree of every stack of every profile: the root "all", then the input (--by-file), the
+// event (SvgOptions::event_frame), the command (comm_frame), then the functions (from the leaf
+// with drawing.reverse).
+FrameTree merge_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o);
 
 }  // namespace report::svg

@@ -52,7 +52,7 @@ struct Function {
 // (the file's base name).
 std::string function_label(const Function& f);
 
-// A function where a frame stands for it.
+// One of the functions a frame stands for (Tables::frame_functions).
 struct FunctionRef {
   FunctionId id = 0;
   bool inlined = false;  // an inlined call inside the function before it in the frame

@@ -1,6 +1,7 @@
 // The two views of a symbolized Profile that pmclog-report prints: the function table of
 // `top` (self and total samples, grouped like perf report --sort) and folded stacks
-// (flamegraph.pl's input), and the count of what stayed unresolved.
+// (flamegraph.pl's input), and the count of what stayed unresolved; and ProfileView, what
+// every output reads.
 //
 // The views only read the Profile and Tables: they may run in parallel on a profile that
 // no thread is changing.
@@ -15,6 +16,15 @@
 #include "pmcprofile/profile.h"
 
 namespace pmcprofile {
+
+// The profiles of a Session as outputs read them, symbolized (Session::symbolize() has run:
+// Tables::functions is filled and every object with frames was looked up), with the tables
+// and objects their ids index. Valid while the Session is not changed.
+struct ProfileView {
+  const std::vector<Profile>& profiles;
+  const Tables& tables;
+  const ObjectTable& objects;
+};
 
 // What a top row is keyed by (perf report --sort comm,dso,sym).
 // tid and thread need Options::keep_threads (the profile has no threads otherwise).

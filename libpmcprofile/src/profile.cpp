@@ -66,15 +66,20 @@ uint32_t Tables::context(const Context& c) {
 }
 
 FunctionId Tables::function(Function f) {
-  // One function per (object, name, line, kind): the same name in two objects stays two rows.
-  std::string key = f.name;
-  key += '\0';
-  key += f.file;
-  key += '\0';
-  key += std::to_string(f.line);
+  // One function per (object, name, kind, file and line): the same name in two objects stays
+  // two rows. Most frames have no file: their key stays short.
+  std::string key;
+  key.reserve(f.name.size() + f.file.size() + 32);
+  key += f.name;
   key += '\0';
   key += std::to_string(f.object);
   key += f.kernel ? 'k' : 'u';
+  if (!f.file.empty() || f.line != 0) {
+    key += '\0';
+    key += f.file;
+    key += '\0';
+    key += std::to_string(f.line);
+  }
   auto [it, fresh] = function_ids_.try_emplace(key, static_cast<FunctionId>(functions.size()));
   if (fresh) functions.push_back(std::move(f));
   return it->second;

@@ -34,6 +34,13 @@ std::vector<uint64_t> through(const Profile& p) {
 
 }  // namespace
 
+FunctionLabels::FunctionLabels(const Tables& t) : labels_(t.functions.size()) {
+  for (FunctionId f = 0; f < t.functions.size(); ++f) {
+    const Function& fn = t.functions[f];
+    labels_[f] = fn.file.empty() ? &fn.name : &made_.emplace_back(function_label(fn));
+  }
+}
+
 uint64_t event_samples(const Profile& p, const Tables& t, uint32_t event) {
   const std::vector<uint32_t>& of = t.distinct_events.of;
   uint64_t n = 0;
@@ -55,16 +62,14 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
   std::unordered_map<TopRow, size_t, RowKeyHash, RowKeyEq> index;
   std::vector<TopRow> rows;
   std::vector<size_t> seen;  // rows already counted in this stack
-  // Rows are named and sorted by the label top prints.
-  std::vector<std::string> labels(t.functions.size());
-  for (FunctionId f = 0; f < t.functions.size(); ++f) labels[f] = function_label(t.functions[f]);
+  const FunctionLabels label(t);  // rows are named and sorted by the label top prints
   // Without the object in the key, one name is one row whatever object holds it (the same
   // function in two builds of a program, in a fleet view).
   std::vector<FunctionId> canon(t.functions.size());
   {
     std::unordered_map<std::string, FunctionId> first;
     for (FunctionId f = 0; f < t.functions.size(); ++f)
-      canon[f] = by.object ? f : first.try_emplace(labels[f], f).first->second;
+      canon[f] = by.object ? f : first.try_emplace(label(f), f).first->second;
   }
   for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
     const uint64_t n = p.self[leaf];
@@ -103,7 +108,7 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
   }
   const auto name = [&](const TopRow& r) -> const std::string& {
     static const std::string empty;
-    return r.function == 0xFFFFFFFFu ? empty : labels[r.function];
+    return r.function == 0xFFFFFFFFu ? empty : label(r.function);
   };
   const auto object = [&](const TopRow& r) -> const std::string& {
     static const std::string none = "[unknown]";
@@ -230,9 +235,10 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
 
   std::vector<std::string> function_names(t.functions.size());
   std::vector<bool> escaped(t.functions.size(), false);
+  const FunctionLabels label(t);
   const auto function_name = [&](uint32_t id) -> const std::string& {
     if (!escaped[id]) {
-      function_names[id] = safe(function_label(t.functions[id]));
+      function_names[id] = safe(label(id));
       escaped[id] = true;
     }
     return function_names[id];

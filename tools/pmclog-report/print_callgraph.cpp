@@ -143,8 +143,9 @@ std::string format_callgraph(const pmcprofile::Profile& p, const pmcprofile::Pro
 
   std::vector<std::string> names(t.functions.size());
   std::vector<pmcprofile::ObjectId> objects(t.functions.size());
+  const pmcprofile::FunctionLabels label(t);
   for (pmcprofile::FunctionId f = 0; f < t.functions.size(); ++f) {
-    names[f] = graph_name(pmcprofile::function_label(t.functions[f]));
+    names[f] = graph_name(label(f));
     objects[f] = t.functions[f].object;
   }
   std::vector<std::string> paths(in.objects.size());

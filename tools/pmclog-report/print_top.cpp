@@ -31,6 +31,7 @@ std::string format_top(const pmcprofile::Profile& p, const pmcprofile::ProfileVi
   const pmcprofile::Tables& t = in.tables;
   const pmcprofile::GroupBy& by = o.by;
   const auto rows = pmcprofile::top_rows(p, t, in.objects, by, o.sort);
+  const pmcprofile::FunctionLabels label(t);
   std::string out;
   if (!p.name.empty()) out += "# Input: " + pmclog::terminal_safe(p.name) + "\n";
   if (rows.empty()) {
@@ -64,7 +65,7 @@ std::string format_top(const pmcprofile::Profile& p, const pmcprofile::ProfileVi
         c.push_back(r.object == pmcprofile::kNoObject
                         ? "[unknown]"
                         : pmclog::terminal_safe(in.objects.peek(r.object).name));
-      if (by.symbol) c.push_back(pmclog::terminal_safe(pmcprofile::function_label(t.functions[r.function])));
+      if (by.symbol) c.push_back(pmclog::terminal_safe(label(r.function)));
       cells.push_back(std::move(c));
     }
     std::vector<std::string> head{"Self", "Self%", "Total", "Total%"};

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <span>
 #include <string>
@@ -24,6 +25,21 @@ struct ProfileView {
   const std::vector<Profile>& profiles;
   const Tables& tables;
   const ObjectTable& objects;
+};
+
+// function_label() of every function of a Tables, made once, and only where it is not the
+// name itself (a function with a file): outputs print and sort by the same functions many
+// times. Valid while the Tables' functions are not changed.
+class FunctionLabels {
+ public:
+  explicit FunctionLabels(const Tables& t);
+  FunctionLabels(const FunctionLabels&) = delete;
+  FunctionLabels& operator=(const FunctionLabels&) = delete;
+  const std::string& operator()(FunctionId f) const { return *labels_[f]; }
+
+ private:
+  std::deque<std::string> made_;  // the labels that are not names (stable addresses)
+  std::vector<const std::string*> labels_;  // by FunctionId
 };
 
 // What a top row is keyed by (perf report --sort comm,dso,sym).

@@ -33,6 +33,6 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < rows.size() && i < n; ++i)
     std::printf("%8llu %8llu  %s\n", static_cast<unsigned long long>(rows[i].self),
                 static_cast<unsigned long long>(rows[i].total),
-                t.functions[rows[i].function].name.c_str());
+                pmcprofile::function_label(t.functions[rows[i].function]).c_str());
   return 0;
 }

@@ -1,12 +1,18 @@
 #include "pmcprofile/profile.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
+#include <string_view>
 
 namespace pmcprofile {
 
 uint32_t Tables::event(const std::string& name) {
   auto [it, fresh] = event_ids_.try_emplace(name, static_cast<uint32_t>(events.size()));
-  if (fresh) events.push_back(name);
+  if (fresh) {
+    events.push_back(name);
+    merge_events();
+  }
   return it->second;
 }
 
@@ -14,6 +20,24 @@ void Tables::rename_event(uint32_t id, const std::string& name) {
   event_ids_.erase(events[id]);
   events[id] = name;
   event_ids_.try_emplace(name, id);  // a name taken already keeps its first id
+  merge_events();
+}
+
+void Tables::merge_events() {
+  // Made again whole: events are few, and a rename may join or part any two ids.
+  DistinctEvents& d = distinct_events;
+  d.first.clear();
+  d.of.assign(events.size(), 0);
+  std::unordered_map<std::string_view, uint32_t> seen;
+  for (uint32_t e = 0; e < events.size(); ++e) {
+    auto [it, fresh] = seen.try_emplace(events[e], static_cast<uint32_t>(d.first.size()));
+    if (fresh) d.first.push_back(e);
+    d.of[e] = it->second;
+  }
+  d.by_name.resize(d.first.size());
+  std::iota(d.by_name.begin(), d.by_name.end(), 0u);
+  std::sort(d.by_name.begin(), d.by_name.end(),
+            [&](uint32_t a, uint32_t b) { return events[d.first[a]] < events[d.first[b]]; });
 }
 
 uint32_t Tables::comm(const std::string& name) {
@@ -42,11 +66,20 @@ uint32_t Tables::context(const Context& c) {
 }
 
 FunctionId Tables::function(Function f) {
-  // One function per (object, name, kind): the same name in two objects stays two rows.
-  std::string key = f.name;
+  // One function per (object, name, kind, file and line): the same name in two objects stays
+  // two rows. Most frames have no file: their key stays short.
+  std::string key;
+  key.reserve(f.name.size() + f.file.size() + 32);
+  key += f.name;
   key += '\0';
   key += std::to_string(f.object);
   key += f.kernel ? 'k' : 'u';
+  if (!f.file.empty() || f.line != 0) {
+    key += '\0';
+    key += f.file;
+    key += '\0';
+    key += std::to_string(f.line);
+  }
   auto [it, fresh] = function_ids_.try_emplace(key, static_cast<FunctionId>(functions.size()));
   if (fresh) functions.push_back(std::move(f));
   return it->second;
@@ -67,20 +100,36 @@ uint64_t unresolved_offset(uint64_t address, const ObjectInfo& o) {
   return o.mapped_in && o.layout.valid ? address - o.layout.exec_lo : address;
 }
 
-std::string base_name(const std::string& p) {
-  const size_t s = p.rfind('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
+Function unresolved(std::string label, ObjectId object, bool kernel, Unresolved why) {
+  Function f;
+  f.name = std::move(label);
+  f.object = object;
+  f.kernel = kernel;
+  f.why = why;
+  return f;
 }
 
 }  // namespace
+
+std::string function_label(const Function& f) {
+  if (f.file.empty()) return f.name;
+  const size_t slash = f.file.rfind('/');
+  std::string out = f.name;
+  out += " (";
+  out.append(f.file, slash == std::string::npos ? 0 : slash + 1);
+  out += ':';
+  out += std::to_string(f.line);
+  out += ')';
+  return out;
+}
 
 void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
   for (FrameId id = static_cast<FrameId>(frame_functions.size()); id < frames.size(); ++id) {
     const Frame& f = frames[id];
     std::vector<FunctionRef> refs;
     if (f.where.object == kNoObject) {
-      refs.push_back({function({hex(f.where.address), kNoObject, f.where.kernel,
-                                Unresolved::no_mapping}),
+      refs.push_back({function(unresolved(hex(f.where.address), kNoObject, f.where.kernel,
+                                          Unresolved::no_mapping)),
                       false});
     } else {
       const Symbolized& s = sym.lookup(f.where.object, f.where.address, f.caller);
@@ -96,20 +145,12 @@ void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
           label += '+';
           label += hex(unresolved_offset(f.where.address, o));
         }
-        refs.push_back({function({label, f.where.object, f.where.kernel, s.why}), false});
+        refs.push_back({function(unresolved(label, f.where.object, f.where.kernel, s.why)), false});
       } else {
-        for (const SymbolFrame& sf : s.frames) {
-          std::string name = sf.name;
-          if (!sf.file.empty()) {
-            name += " (";
-            name += base_name(sf.file);
-            name += ':';
-            name += std::to_string(sf.line);
-            name += ')';
-          }
-          refs.push_back({function({name, f.where.object, f.where.kernel, Unresolved::none}),
+        for (const SymbolFrame& sf : s.frames)
+          refs.push_back({function({sf.name, sf.file, sf.line, f.where.object, f.where.kernel,
+                                    Unresolved::none}),
                           sf.inlined});
-        }
       }
     }
     frame_functions.push_back(std::move(refs));

@@ -34,10 +34,26 @@ std::vector<uint64_t> through(const Profile& p) {
 
 }  // namespace
 
+FunctionLabels::FunctionLabels(const Tables& t) : labels_(t.functions.size()) {
+  for (FunctionId f = 0; f < t.functions.size(); ++f) {
+    const Function& fn = t.functions[f];
+    labels_[f] = fn.file.empty() ? &fn.name : &made_.emplace_back(function_label(fn));
+  }
+}
+
 uint64_t event_samples(const Profile& p, const Tables& t, uint32_t event) {
+  const std::vector<uint32_t>& of = t.distinct_events.of;
   uint64_t n = 0;
   for (uint32_t e = 0; e < p.event_samples.size(); ++e)
-    if (t.events[e] == t.events[event]) n += p.event_samples[e];
+    if (of[e] == of[event]) n += p.event_samples[e];
+  return n;
+}
+
+std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const Tables& t) {
+  std::vector<uint64_t> n(t.distinct_events.first.size(), 0);
+  for (const Profile& p : ps)
+    for (uint32_t e = 0; e < p.event_samples.size() && e < t.events.size(); ++e)
+      n[t.distinct_events.of[e]] += p.event_samples[e];
   return n;
 }
 
@@ -46,23 +62,20 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
   std::unordered_map<TopRow, size_t, RowKeyHash, RowKeyEq> index;
   std::vector<TopRow> rows;
   std::vector<size_t> seen;  // rows already counted in this stack
+  const FunctionLabels label(t);  // rows are named and sorted by the label top prints
   // Without the object in the key, one name is one row whatever object holds it (the same
   // function in two builds of a program, in a fleet view).
   std::vector<FunctionId> canon(t.functions.size());
   {
     std::unordered_map<std::string, FunctionId> first;
     for (FunctionId f = 0; f < t.functions.size(); ++f)
-      canon[f] = by.object ? f : first.try_emplace(t.functions[f].name, f).first->second;
-  }
-  std::vector<uint32_t> canon_event(t.events.size());  // one row set per event name
-  {
-    std::unordered_map<std::string, uint32_t> first;
-    for (uint32_t e = 0; e < t.events.size(); ++e) canon_event[e] = first.try_emplace(t.events[e], e).first->second;
+      canon[f] = by.object ? f : first.try_emplace(label(f), f).first->second;
   }
   for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
     const uint64_t n = p.self[leaf];
     if (n == 0 || p.is_root(leaf)) continue;
     const Context& c = t.context_of(p.context_of(leaf));
+    const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];  // one row set per event
     seen.clear();
     bool first = true;
     for (NodeId at = leaf; !p.is_root(at); at = p.nodes[at].parent) {
@@ -71,7 +84,7 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
       for (size_t i = refs.size(); i-- > 0;) {
         const Function& f = t.functions[refs[i].id];
         TopRow key;
-        key.event = canon_event[c.event];
+        key.event = event;
         if (by.comm) key.comm = c.comm;
         if (by.pid) key.pid = c.pid;
         if (by.tid || by.thread) key.tid = c.tid;
@@ -95,7 +108,7 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
   }
   const auto name = [&](const TopRow& r) -> const std::string& {
     static const std::string empty;
-    return r.function == 0xFFFFFFFFu ? empty : t.functions[r.function].name;
+    return r.function == 0xFFFFFFFFu ? empty : label(r.function);
   };
   const auto object = [&](const TopRow& r) -> const std::string& {
     static const std::string none = "[unknown]";
@@ -222,9 +235,10 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
 
   std::vector<std::string> function_names(t.functions.size());
   std::vector<bool> escaped(t.functions.size(), false);
+  const FunctionLabels label(t);
   const auto function_name = [&](uint32_t id) -> const std::string& {
     if (!escaped[id]) {
-      function_names[id] = safe(t.functions[id].name);
+      function_names[id] = safe(label(id));
       escaped[id] = true;
     }
     return function_names[id];

@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 
+#include "format_options.h"
 #include "options.h"
 #include "output_file.h"
 #include "pmclog/open.h"
@@ -52,34 +53,33 @@ std::vector<std::string> per_input_paths(const std::string& folder,
   return out;
 }
 
-// The text (or bytes) of one output over every profile of the session.
-std::string render(report::OutputKind kind, pmcprofile::Session& session, const report::Config& cfg,
-                   bool& top_written) {
+// The text (or bytes) of one output over every profile read.
+std::string render(report::OutputKind kind, const pmcprofile::ProfileView& in,
+                   const report::FormatOptions& o, bool& top_written) {
   using report::OutputKind;
-  const auto& ps = session.profiles();
   switch (kind) {
     case OutputKind::svg:
-      return report::format_svg(ps, session, cfg);
+      return report::format_svg(in, o.svg);
     case OutputKind::speedscope:
-      return report::format_speedscope(ps, session, cfg);
+      return report::format_speedscope(in, o.speedscope);
     case OutputKind::pprof:
-      return report::format_pprof(ps.front(), session, cfg);  // merged: the only profile
+      return report::format_pprof(in.profiles.front(), in, o.pprof);  // merged: the only profile
     default:
       break;
   }
   std::string text;
-  for (const auto& p : ps) {
+  for (const auto& p : in.profiles) {
     switch (kind) {
       case OutputKind::top:
-        text += report::format_top(p, session, cfg);
-        text += report::format_unresolved(p, session);
+        text += report::format_top(p, in, o.top);
+        text += report::format_unresolved(p, in, o.unresolved);
         top_written = true;
         break;
       case OutputKind::folded:
-        text += report::format_folded(p, session, cfg);
+        text += report::format_folded(p, in, o.folded);
         break;
       case OutputKind::callgraph:
-        text += report::format_callgraph(p, session, cfg);
+        text += report::format_callgraph(p, in, o.callgraph);
         break;
       default:
         break;
@@ -231,7 +231,7 @@ int body(int argc, char** argv) {
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {
     if (cfg.outputs[i].kind != report::OutputKind::perf_script) continue;
     scripts[i] = std::make_unique<report::PerfScriptWriter>(
-        session, cfg, [&, i](std::string_view t) {
+        session, report::perf_script_options(cfg), [&, i](std::string_view t) {
           if (!script_errors[i]) script_errors[i] = files[i]->write(t.data(), t.size());
         });
     each_sample = [&](const pmcprofile::Sample& smp) {
@@ -285,17 +285,19 @@ int body(int argc, char** argv) {
   // perf-script's last piece, before any other output: on standard output its text comes first.
   for (auto& w : scripts)
     if (w) w->finish();
+  const pmcprofile::ProfileView in = session.view();
+  const report::FormatOptions fo = report::format_options(cfg, in);
 
   bool top_written = false;
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {
     const auto& o = cfg.outputs[i];
     if (is_folder(o)) {
-      const auto& ps = session.profiles();
+      const auto& ps = in.profiles;
       const auto paths = per_input_paths(o.file, ps);
       for (size_t k = 0; k < ps.size(); ++k) {
         if (auto e = tools::refuse_same_file(paths[k], cfg.inputs))
           throw Failure(Exit::usage, e.message);
-        check(tools::write_whole_file(paths[k], report::format_pprof(ps[k], session, cfg), oo));
+        check(tools::write_whole_file(paths[k], report::format_pprof(ps[k], in, fo.pprof), oo));
       }
       continue;
     }
@@ -303,14 +305,14 @@ int body(int argc, char** argv) {
       check(script_errors[i]);
       continue;
     }
-    check(files[i]->write(render(o.kind, session, cfg, top_written)));
+    check(files[i]->write(render(o.kind, in, fo, top_written)));
   }
   for (auto& f : files)
     if (f) check(f->commit());
   if (!top_written)
-    for (const auto& p : session.profiles()) {
+    for (const auto& p : in.profiles) {
       if (!p.name.empty()) diag().line("# Input: " + p.name);
-      const std::string text = report::format_unresolved(p, session);
+      const std::string text = report::format_unresolved(p, in, fo.unresolved);
       for (size_t at = 0, nl; at < text.size(); at = nl + 1) {
         nl = text.find('\n', at);
         if (nl == std::string::npos) nl = text.size();

@@ -8,19 +8,11 @@
 #include "pmcprofile/pmu_events.h"
 #include "pmcprofile/session.h"
 #include "pmcprofile/views.h"
+#include "svg_options.h"
 
 namespace report {
 
 enum class OutputKind { top, folded, svg, pprof, callgraph, perf_script, speedscope };
-
-// The flame graph's drawing (--format svg).
-struct SvgOptions {
-  bool icicle = false;    // root at the top, stacks growing down
-  bool reverse = false;   // stacks merged by leaf: who calls the hot functions
-  double min_width = 0.1;  // frames narrower than this many pixels are pruned (and counted)
-  unsigned width = 1200;   // image width in pixels
-  std::string title;       // "" : "Flame graph: EVENT (INPUTS)"
-};
 
 struct Output {
   OutputKind kind = OutputKind::top;
@@ -41,11 +33,10 @@ struct Config {
   size_t limit = 0;  // 0: every row
   bool comm_frame = false;
   bool progress = true;
-  SvgOptions svg;
+  SvgDrawing svg;
   size_t callgraph_depth = 32;  // callgraph: frames per chain, the leaf included (pmcstat -z)
   std::string libpmc_file;          // --libpmc
   pmcprofile::LibpmcOption libpmc;  // read by main: profile.pmu_events points in here
-
 };
 
 // Fills `cfg`; false when --help or --version was printed (the run ends with 0). A bad

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <unordered_map>
 
 #include "pmclog/text.h"
@@ -120,21 +119,19 @@ class Printer {
 
 }  // namespace
 
-std::string format_callgraph(const pmcprofile::Profile& p, pmcprofile::Session& s,
-                             const Config& cfg) {
-  const pmcprofile::Tables& t = s.tables();
-  // One tree per event name (two ids may share a name: one event, as in the other views).
-  std::map<std::string, Tree> trees;
-  std::vector<Tree*> tree_of(t.events.size(), nullptr);
-  for (uint32_t e = 0; e < t.events.size(); ++e) tree_of[e] = &trees[t.events[e]];
+std::string format_callgraph(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                             const CallgraphOptions& o) {
+  const pmcprofile::Tables& t = in.tables;
+  // One tree per distinct event.
+  std::vector<Tree> trees(t.distinct_events.first.size());
   // pmcstat -z N keeps N frames of each chain, the sampled one included
   // (pmcpl_cg_process: `for (n = 1; n < pa_graphdepth ...)`).
-  const size_t depth = std::max<size_t>(cfg.callgraph_depth, 1);
+  const size_t depth = std::max<size_t>(o.depth, 1);
   pmcprofile::for_each_function_stack(
-      p, t, cfg.profile.symbols.inlines,
+      p, t, o.inlines,
       [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
         if (stack.empty()) return;
-        Tree& tree = *tree_of[t.context_of(ctx).event];
+        Tree& tree = trees[t.distinct_events.of[t.context_of(ctx).event]];
         uint32_t at = 0;
         size_t kept = 0;
         for (size_t i = stack.size(); i-- > 0 && kept < depth; ++kept) {
@@ -146,21 +143,24 @@ std::string format_callgraph(const pmcprofile::Profile& p, pmcprofile::Session& 
 
   std::vector<std::string> names(t.functions.size());
   std::vector<pmcprofile::ObjectId> objects(t.functions.size());
+  const pmcprofile::FunctionLabels label(t);
   for (pmcprofile::FunctionId f = 0; f < t.functions.size(); ++f) {
-    names[f] = graph_name(t.functions[f].name);
+    names[f] = graph_name(label(f));
     objects[f] = t.functions[f].object;
   }
-  std::vector<std::string> paths(s.objects().size());
-  for (pmcprofile::ObjectId o = 0; o < paths.size(); ++o)
-    paths[o] = pmclog::terminal_safe(s.objects().peek(o).path);
+  std::vector<std::string> paths(in.objects.size());
+  for (pmcprofile::ObjectId id = 0; id < paths.size(); ++id)
+    paths[id] = pmclog::terminal_safe(in.objects.peek(id).path);
 
   std::string out;
   // --by-file: one header per input. It starts with '#', so stackcollapse-pmc.pl and
   // speedscope (both match lines by ^( *)[0-9.]+%  \[) skip it.
   if (!p.name.empty()) out += "# Input: " + pmclog::terminal_safe(p.name) + "\n\n";
-  for (const auto& [event, tree] : trees) {
+  for (uint32_t e : t.distinct_events.by_name) {
+    const Tree& tree = trees[e];
     if (tree.nodes[0].count == 0) continue;
-    out += "@ " + pmclog::terminal_safe(event) + " [" + std::to_string(tree.nodes[0].count) +
+    out += "@ " + pmclog::terminal_safe(t.events[t.distinct_events.first[e]]) + " [" +
+           std::to_string(tree.nodes[0].count) +
            " samples]\n\n";
     Printer pr(tree, names, objects, paths, out);
     for (uint32_t top : pr.sorted(tree.nodes[0].children)) {

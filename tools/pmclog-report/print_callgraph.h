@@ -1,15 +1,19 @@
 // The `callgraph` output: pmcstat -G's callee-first call graph text, per event.
 #pragma once
 
+#include <cstddef>
 #include <string>
-#include <vector>
 
-#include "options.h"
-#include "pmcprofile/session.h"
+#include "pmcprofile/views.h"
 
 namespace report {
 
-std::string format_callgraph(const pmcprofile::Profile& p, pmcprofile::Session& s,
-                             const Config& cfg);
+struct CallgraphOptions {
+  size_t depth = 32;     // frames per chain, the leaf included (pmcstat -z)
+  bool inlines = false;  // inlined calls as frames of their own
+};
+
+std::string format_callgraph(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                             const CallgraphOptions& o);
 
 }  // namespace report

@@ -3,11 +3,12 @@
 
 #include <string>
 
-#include "options.h"
-#include "pmcprofile/session.h"
+#include "pmcprofile/views.h"
 
 namespace report {
 
-std::string format_folded(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg);
+// pmcprofile::folded_lines, with the input as the first frame of a --by-file profile.
+std::string format_folded(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                          const pmcprofile::FoldedOptions& o);
 
 }  // namespace report

@@ -74,9 +74,9 @@ std::string dso_name(const pmcprofile::Frame& f, pmcprofile::ObjectTable& object
 
 }  // namespace
 
-PerfScriptWriter::PerfScriptWriter(pmcprofile::Session& s, const Config& cfg,
+PerfScriptWriter::PerfScriptWriter(pmcprofile::Session& s, const PerfScriptOptions& o,
                                    std::function<void(std::string_view)> sink)
-    : s_(s), inlines_(cfg.profile.symbols.inlines), sink_(std::move(sink)) {
+    : s_(s), inlines_(o.inlines), sink_(std::move(sink)) {
   chunk_.reserve(kChunk + (kChunk >> 1));
 }
 

@@ -7,16 +7,21 @@
 #include <string_view>
 #include <vector>
 
-#include "options.h"
 #include "pmcprofile/session.h"
 
 namespace report {
 
+struct PerfScriptOptions {
+  bool inlines = false;  // inlined calls as lines of their own
+};
+
 // Give sample() every sample Session::add_log hands on (in time order), then finish(). The
 // text (about 130 bytes per frame of each sample) goes to `sink` in pieces of about 1 MiB.
+// The writer names frames as they come, through the Session's symbolizer (Session::symbol()),
+// so it keeps the Session while the logs are read.
 class PerfScriptWriter {
  public:
-  PerfScriptWriter(pmcprofile::Session& s, const Config& cfg,
+  PerfScriptWriter(pmcprofile::Session& s, const PerfScriptOptions& o,
                    std::function<void(std::string_view)> sink);
   void sample(const pmcprofile::Sample& smp);
   void finish();

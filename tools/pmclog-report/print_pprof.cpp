@@ -33,6 +33,7 @@
 
 #include "pmclog/text.h"
 #include "pmcprofile/objects.h"
+#include "pmcprofile/views.h"
 #include "profile.pb.h"
 
 namespace report {
@@ -88,49 +89,54 @@ struct MappingUse {
 
 }  // namespace
 
-std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg) {
-  const pmcprofile::Tables& t = s.tables();
-  const bool inlines = cfg.profile.symbols.inlines;
-  const bool lines = cfg.profile.symbols.lines;
+std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                         const PprofOptions& o) {
+  const pmcprofile::Tables& t = in.tables;
+  const bool inlines = o.inlines;
+  const bool lines = o.lines;
   pp::Profile prof;
   StringTable str(prof);
 
-  // Sample types: the event names with samples here (event ids of one name are one event),
-  // in name order as top prints them.
-  std::map<std::string, uint64_t> event_names;
-  for (uint32_t e = 0; e < p.event_samples.size() && e < t.events.size(); ++e)
-    if (p.event_samples[e] != 0) event_names[t.events[e]] += p.event_samples[e];
-  if (event_names.empty())  // no samples: still say which events the logs had
-    for (const auto& e : t.events) event_names.try_emplace(e, 0);
-  if (event_names.empty()) event_names.try_emplace("samples", 0);
-  std::unordered_map<std::string, int> type_of;
+  // Sample types: the distinct events with samples here, in name order as top prints them.
+  const pmcprofile::DistinctEvents& d = t.distinct_events;
+  const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples({&p, 1}, t);
+  std::vector<uint32_t> typed;
+  for (uint32_t e : d.by_name)
+    if (samples[e] != 0) typed.push_back(e);
+  if (typed.empty()) typed = d.by_name;  // no samples: still say which events the logs had
+  std::vector<int> type_of(d.first.size(), 0);  // by distinct event
   std::string preferred;
+  uint32_t preferred_event = UINT32_MAX;
   uint64_t most = 0;
   const int64_t count = str.id("count");
-  for (const auto& [name, n] : event_names) {
-    type_of.emplace(name, static_cast<int>(type_of.size()));
+  const auto add_type = [&](const std::string& name) {
     pp::ValueType* vt = prof.add_sample_type();
     vt->set_type(str.id(safe(name)));
     vt->set_unit(count);
-    if (preferred.empty() || n > most) {
+  };
+  for (uint32_t e : typed) {
+    const std::string& name = t.events[d.first[e]];
+    type_of[e] = prof.sample_type_size();
+    add_type(name);
+    if (preferred.empty() || samples[e] > most) {
       preferred = name;
-      most = n;
+      preferred_event = e;
+      most = samples[e];
     }
   }
-  std::vector<int> event_type(t.events.size());
-  for (uint32_t e = 0; e < t.events.size(); ++e) {
-    auto it = type_of.find(t.events[e]);
-    event_type[e] = it == type_of.end() ? 0 : it->second;
+  if (typed.empty()) {
+    preferred = "samples";
+    add_type(preferred);
   }
   prof.set_default_sample_type(str.id(safe(preferred)));
   // Count-based sampling: a sample stands for `period` events of the PMC, the reload count of
-  // its allocation; unset (0: unknown) when no log said it or two ids of the name disagree.
+  // its allocation; unset (0: unknown) when no log said it or two ids of the event disagree.
   prof.mutable_period_type()->set_type(str.id(safe(preferred)));
   prof.mutable_period_type()->set_unit(count);
   uint64_t period = 0;
   bool agree = true;
   for (uint32_t e = 0; e < t.events.size() && e < t.event_rates.size(); ++e) {
-    if (t.events[e] != preferred || t.event_rates[e] == 0) continue;
+    if (d.of[e] != preferred_event || t.event_rates[e] == 0) continue;
     if (period != 0 && period != t.event_rates[e]) agree = false;
     period = t.event_rates[e];
   }
@@ -182,14 +188,13 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
                                   std::string()));
       return location_of[fid];
     }
-    // The symbolizer's frames, outermost first; pprof wants the innermost first.
-    const pmcprofile::Symbolized& sym = s.symbol(fid);
-    for (size_t i = sym.frames.size(); i-- > 0;) {
-      const pmcprofile::SymbolFrame& sf = sym.frames[i];
-      if (sf.inlined && !inlines) continue;
+    // The frame's functions, outermost first; pprof wants the innermost first.
+    for (size_t i = refs.size(); i-- > 0;) {
+      if (refs[i].inlined && !inlines) continue;
+      const pmcprofile::Function& fn = t.functions[refs[i].id];
       pp::Line* l = loc->add_line();
-      l->set_function_id(function(sf.name, sf.file));
-      l->set_line(sf.line);
+      l->set_function_id(function(fn.name, fn.file));
+      l->set_line(fn.line);
     }
     return location_of[fid];
   };
@@ -199,7 +204,7 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
   const int64_t k_pid = str.id("pid"), k_tid = str.id("tid"), k_cpu = str.id("cpu");
   const int64_t k_comm = str.id("comm"), k_thread = str.id("thread"), k_file = str.id("file");
   const int64_t this_file = p.name.empty() ? 0 : str.id(safe(p.name));
-  const size_t types = type_of.size();
+  const int types = prof.sample_type_size();
   std::vector<pmcprofile::ObjectId> objects_seen;
   for (pmcprofile::NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
     const uint64_t n = p.self[leaf];
@@ -218,8 +223,8 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
       }
     }
     const pmcprofile::Context& c = t.context_of(p.nodes[at].value);
-    for (size_t k = 0; k < types; ++k)
-      smp->add_value(static_cast<int>(k) == event_type[c.event] ? static_cast<int64_t>(n) : 0);
+    const int type = type_of[d.of[c.event]];
+    for (int k = 0; k < types; ++k) smp->add_value(k == type ? static_cast<int64_t>(n) : 0);
     const auto num = [&](int64_t key, int64_t v) {
       pp::Label* l = smp->add_label();
       l->set_key(key);
@@ -251,7 +256,7 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
   };
   std::vector<Ordered> order;
   for (const auto& [obj, use] : mappings) {
-    const pmcprofile::ObjectInfo& info = s.objects().info(obj);
+    const pmcprofile::ObjectInfo& info = in.objects.peek(obj);  // looked up by the symbolizer
     const bool program = !info.kernel && info.layout.valid &&
                          (info.layout.type == 2 || !info.layout.interp.empty());
     const int rank = info.kernel ? 3 : info.execed ? 0 : program ? 1 : 2;
@@ -262,9 +267,9 @@ std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, c
     if (a.use->samples != b.use->samples) return a.use->samples > b.use->samples;
     return a.use->id < b.use->id;
   });
-  for (const Ordered& o : order) {
-    const pmcprofile::ObjectInfo& info = s.objects().info(o.object);
-    const MappingUse& use = *o.use;
+  for (const Ordered& ord : order) {
+    const pmcprofile::ObjectInfo& info = in.objects.peek(ord.object);
+    const MappingUse& use = *ord.use;
     pp::Mapping* m = prof.add_mapping();
     m->set_id(use.id);
     // Object addresses: the executable segments when the file was read, else the range of

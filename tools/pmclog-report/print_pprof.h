@@ -2,13 +2,17 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "options.h"
-#include "pmcprofile/session.h"
+#include "pmcprofile/views.h"
 
 namespace report {
 
-std::string format_pprof(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg);
+struct PprofOptions {
+  bool lines = false;    // the symbolizer gave file and line (the mappings say so)
+  bool inlines = false;  // inlined calls as lines of their own
+};
+
+std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                         const PprofOptions& o);
 
 }  // namespace report

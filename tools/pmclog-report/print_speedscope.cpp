@@ -1,6 +1,5 @@
 #include "print_speedscope.h"
 
-#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -11,47 +10,10 @@
 namespace report {
 namespace {
 
-// A function as speedscope shows it: the symbol's own name, and where it is (the source
-// file and line with --lines, else the object, as speedscope's pmcstat importer does).
-struct FrameInfo {
-  std::string name, file;
-  uint32_t line = 0;
-};
-
-std::vector<FrameInfo> frame_infos(pmcprofile::Session& s) {
-  const pmcprofile::Tables& t = s.tables();
-  std::vector<FrameInfo> info(t.functions.size());
-  std::vector<bool> from_symbol(t.functions.size(), false);
-  for (pmcprofile::FunctionId f = 0; f < t.functions.size(); ++f) {
-    const pmcprofile::Function& fn = t.functions[f];
-    info[f].name = fn.name;
-    if (fn.object != pmcprofile::kNoObject) info[f].file = s.objects().peek(fn.object).path;
-  }
-  // Function names carry " (file.c:12)" with --lines; the symbolizer has name and path apart.
-  for (pmcprofile::FrameId id = 0; id < t.frame_functions.size(); ++id) {
-    const auto& refs = t.frame_functions[id];
-    if (t.functions[refs.front().id].why != pmcprofile::Unresolved::none) continue;
-    if (std::all_of(refs.begin(), refs.end(),
-                    [&](const pmcprofile::FunctionRef& r) { return from_symbol[r.id]; }))
-      continue;
-    const pmcprofile::Symbolized& sym = s.symbol(id);
-    if (sym.frames.size() != refs.size()) continue;
-    for (size_t i = 0; i < refs.size(); ++i) {
-      FrameInfo& fi = info[refs[i].id];
-      from_symbol[refs[i].id] = true;
-      fi.name = sym.frames[i].name;
-      if (!sym.frames[i].file.empty()) {
-        fi.file = sym.frames[i].file;
-        fi.line = sym.frames[i].line;
-      }
-    }
-  }
-  return info;
-}
-
 // One sampled profile: the stacks of one event in one process (of one input with --by-file).
 struct Group {
   size_t input = 0;
+  uint32_t event = 0;  // distinct event
   uint32_t pid = 0;
   std::map<uint32_t, uint64_t> comms;  // comm id -> samples: the profile is named by the most
   std::string samples, weights;        // JSON array bodies
@@ -60,21 +22,25 @@ struct Group {
 
 }  // namespace
 
-std::string format_speedscope(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                              const Config& cfg) {
-  const pmcprofile::Tables& t = s.tables();
-  const std::vector<FrameInfo> info = frame_infos(s);
+std::string format_speedscope(const pmcprofile::ProfileView& in, const SpeedscopeOptions& o) {
+  const std::vector<pmcprofile::Profile>& ps = in.profiles;
+  const pmcprofile::Tables& t = in.tables;
   std::vector<uint32_t> frame_index(t.functions.size(), UINT32_MAX);  // only frames in use
   std::vector<pmcprofile::FunctionId> frames;
-  // (input, event name, pid) -> group; a map keeps the profiles in a stable order.
-  std::map<std::tuple<size_t, std::string, uint32_t>, Group> groups;
-  for (size_t in = 0; in < ps.size(); ++in) {
+  // (input, distinct event's place in name order, pid) -> group; a map keeps the profiles in
+  // a stable order.
+  std::vector<uint32_t> event_rank(t.distinct_events.by_name.size());
+  for (uint32_t r = 0; r < event_rank.size(); ++r) event_rank[t.distinct_events.by_name[r]] = r;
+  std::map<std::tuple<size_t, uint32_t, uint32_t>, Group> groups;
+  for (size_t pi = 0; pi < ps.size(); ++pi) {
     pmcprofile::for_each_function_stack(
-        ps[in], t, cfg.profile.symbols.inlines,
+        ps[pi], t, o.inlines,
         [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
           const pmcprofile::Context& c = t.context_of(ctx);
-          Group& g = groups[{in, t.events[c.event], c.pid}];
-          g.input = in;
+          const uint32_t event = t.distinct_events.of[c.event];
+          Group& g = groups[{pi, event_rank[event], c.pid}];
+          g.event = event;
+          g.input = pi;
           g.pid = c.pid;
           g.comms[c.comm] += n;
           if (!g.samples.empty()) {
@@ -103,19 +69,25 @@ std::string format_speedscope(const std::vector<pmcprofile::Profile>& ps, pmcpro
   pmclog::append_json_string(out, std::string("pmclog-report ") + pmclog::tools::cli::version());
   out += ",\"name\":";
   std::string name;
-  for (const auto& in : t.inputs) name += (name.empty() ? "" : ", ") + in;
+  for (const auto& input : t.inputs) name += (name.empty() ? "" : ", ") + input;
   pmclog::append_json_string(out, name.empty() ? std::string("pmclog-report") : name);
   out += ",\"shared\":{\"frames\":[";
+  // A frame is the symbol's own name, and where it is: the source file and line with
+  // --lines, else the object, as speedscope's pmcstat importer does.
   for (size_t i = 0; i < frames.size(); ++i) {
-    const FrameInfo& fi = info[frames[i]];
+    const pmcprofile::Function& fn = t.functions[frames[i]];
     if (i != 0) out += ',';
     out += "{\"name\":";
-    pmclog::append_json_string(out, fi.name);
-    if (!fi.file.empty()) {
+    pmclog::append_json_string(out, fn.name);
+    static const std::string none;
+    const std::string& file = !fn.file.empty()                    ? fn.file
+                              : fn.object != pmcprofile::kNoObject ? in.objects.peek(fn.object).path
+                                                                   : none;
+    if (!file.empty()) {
       out += ",\"file\":";
-      pmclog::append_json_string(out, fi.file);
+      pmclog::append_json_string(out, file);
     }
-    if (fi.line != 0) out += ",\"line\":" + std::to_string(fi.line);
+    if (!fn.file.empty() && fn.line != 0) out += ",\"line\":" + std::to_string(fn.line);
     out += '}';
   }
   out += "]},\"profiles\":[";
@@ -127,7 +99,7 @@ std::string format_speedscope(const std::vector<pmcprofile::Profile>& ps, pmcpro
     uint32_t comm = g.comms.begin()->first;
     for (const auto& [c, n] : g.comms)
       if (n > g.comms.at(comm)) comm = c;
-    std::string pname = std::get<1>(key) + ": " + t.comms[comm] + " (pid " +
+    std::string pname = t.events[t.distinct_events.first[g.event]] + ": " + t.comms[comm] + " (pid " +
                         std::to_string(static_cast<int32_t>(g.pid)) + ")";
     if (!ps[g.input].name.empty()) pname = ps[g.input].name + ": " + pname;
     out += "{\"type\":\"sampled\",\"name\":";

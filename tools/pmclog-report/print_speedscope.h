@@ -2,14 +2,16 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "options.h"
-#include "pmcprofile/session.h"
+#include "pmcprofile/views.h"
 
 namespace report {
 
-std::string format_speedscope(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                              const Config& cfg);
+struct SpeedscopeOptions {
+  bool inlines = false;  // inlined calls as frames of their own
+};
+
+// One file for every profile of `in`.
+std::string format_speedscope(const pmcprofile::ProfileView& in, const SpeedscopeOptions& o);
 
 }  // namespace report

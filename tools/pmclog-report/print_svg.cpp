@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "flamegraph_js.h"  // generated from flamegraph.js (embed_text.cmake)
+#include "pmcprofile/views.h"
 #include "svg_geometry.h"
 #include "svg_layout.h"
 #include "svg_text.h"
@@ -48,27 +49,27 @@ std::string colour(FrameKind k, std::string_view name) {
 }
 
 // --title, else "Flame graph: EVENTS (INPUTS)".
-std::string graph_title(const svg::EventGroups& events, const std::vector<std::string>& inputs,
-                        const SvgOptions& o) {
+std::string graph_title(const pmcprofile::Tables& t, const std::vector<uint64_t>& samples,
+                        const SvgDrawing& o) {
   std::string title = o.title;
   if (title.empty()) {
     std::string evs, ins;
-    for (size_t e = 0; e < events.names.size(); ++e)
-      if (events.samples[e] != 0) evs += (evs.empty() ? "" : ", ") + events.names[e];
-    for (const auto& in : inputs) ins += (ins.empty() ? "" : ", ") + in;
+    for (size_t e = 0; e < samples.size(); ++e)
+      if (samples[e] != 0) evs += (evs.empty() ? "" : ", ") + t.events[t.distinct_events.first[e]];
+    for (const auto& in : t.inputs) ins += (ins.empty() ? "" : ", ") + in;
     title = "Flame graph: " + (evs.empty() ? std::string("no samples") : evs) + " (" + ins + ")";
   }
   return svg::clean(title);
 }
 
 // The line under the title: samples per event, the direction, what was pruned.
-std::string graph_subtitle(const svg::EventGroups& events, const SvgLayout& layout,
-                           const SvgOptions& o) {
+std::string graph_subtitle(const pmcprofile::Tables& t, const std::vector<uint64_t>& samples,
+                           const SvgLayout& layout, const SvgDrawing& o) {
   std::string sub;
-  for (size_t e = 0; e < events.names.size(); ++e)
-    if (events.samples[e] != 0)
-      sub += (sub.empty() ? "" : ", ") + svg::clean(events.names[e]) + ": " +
-             std::to_string(events.samples[e]) + " samples";
+  for (size_t e = 0; e < samples.size(); ++e)
+    if (samples[e] != 0)
+      sub += (sub.empty() ? "" : ", ") + svg::clean(t.events[t.distinct_events.first[e]]) + ": " +
+             std::to_string(samples[e]) + " samples";
   if (layout.samples == 0) sub = "No samples.";
   if (o.reverse) sub += "; reversed: stacks merged from the leaf";
   if (layout.pruned != 0) {
@@ -93,7 +94,7 @@ struct Page {
 constexpr double kTopPad = svg::kFontSize * 4.5;         // title, subtitle, controls
 constexpr double kBottomPad = svg::kFontSize * 2 + 10;  // details line
 
-Page page(const SvgLayout& layout, const SvgOptions& o) {
+Page page(const SvgLayout& layout, const SvgDrawing& o) {
   Page p;
   p.width = static_cast<double>(o.width);
   p.height = kTopPad + kBottomPad + (layout.max_depth + 1) * svg::kFrameHeight;
@@ -195,7 +196,7 @@ void write_frame(std::string& out, const SvgLayout& layout, const SvgFrame& f, c
 // depth-first order: a frame's callees are the frames after it that are deeper, which gives
 // zoom and search the exact tree without comparing rounded coordinates. The constants
 // before it are written here.
-void write_script(std::string& out, const SvgLayout& layout, const Page& p, const SvgOptions& o) {
+void write_script(std::string& out, const SvgLayout& layout, const Page& p, const SvgDrawing& o) {
   out += "<script type=\"text/ecmascript\"><![CDATA[\n";
   // Numbers only: nothing from the log reaches the script.
   char consts[256];
@@ -209,7 +210,7 @@ void write_script(std::string& out, const SvgLayout& layout, const Page& p, cons
 }
 
 std::string render(const SvgLayout& layout, const std::string& title, const std::string& sub,
-                   const SvgOptions& o) {
+                   const SvgDrawing& o) {
   const Page p = page(layout, o);
   std::string out;
   out.reserve(4096 + layout.frames.size() * 160);
@@ -224,15 +225,14 @@ std::string render(const SvgLayout& layout, const std::string& title, const std:
 
 }  // namespace
 
-std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                       const Config& cfg) {
-  const SvgOptions& o = cfg.svg;
-  const svg::EventGroups events = svg::group_events(ps, s.tables());
+std::string format_svg(const pmcprofile::ProfileView& in, const SvgOptions& options) {
+  const SvgDrawing& o = options.drawing;
+  const pmcprofile::Tables& t = in.tables;
+  const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples(in.profiles, t);
   // The tree is gone before the drawing starts: the layout holds what is drawn.
-  const SvgLayout layout = svg::layout_frames(svg::merge_stacks(ps, s, events, cfg),
+  const SvgLayout layout = svg::layout_frames(svg::merge_stacks(in, options),
                                              static_cast<double>(o.width), o.min_width);
-  return render(layout, graph_title(events, s.tables().inputs, o), graph_subtitle(events, layout, o),
-                o);
+  return render(layout, graph_title(t, samples, o), graph_subtitle(t, samples, layout, o), o);
 }
 
 }  // namespace report

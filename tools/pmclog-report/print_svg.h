@@ -3,14 +3,13 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "options.h"
-#include "pmcprofile/session.h"
+#include "pmcprofile/views.h"
+#include "svg_options.h"
 
 namespace report {
 
-std::string format_svg(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                       const Config& cfg);
+// One graph of every profile of `in`.
+std::string format_svg(const pmcprofile::ProfileView& in, const SvgOptions& o);
 
 }  // namespace report

@@ -26,9 +26,12 @@ std::string pad_right(const std::string& s, size_t w) {
 
 }  // namespace
 
-std::string format_top(const pmcprofile::Profile& p, pmcprofile::Session& s, const Config& cfg) {
-  const pmcprofile::Tables& t = s.tables();
-  const auto rows = pmcprofile::top_rows(p, t, s.objects(), cfg.by, cfg.sort);
+std::string format_top(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                       const TopOptions& o) {
+  const pmcprofile::Tables& t = in.tables;
+  const pmcprofile::GroupBy& by = o.by;
+  const auto rows = pmcprofile::top_rows(p, t, in.objects, by, o.sort);
+  const pmcprofile::FunctionLabels label(t);
   std::string out;
   if (!p.name.empty()) out += "# Input: " + pmclog::terminal_safe(p.name) + "\n";
   if (rows.empty()) {
@@ -41,7 +44,7 @@ std::string format_top(const pmcprofile::Profile& p, pmcprofile::Session& s, con
     size_t j = i;
     while (j < rows.size() && rows[j].event == ev) ++j;
     const uint64_t total = pmcprofile::event_samples(p, t, ev);
-    const size_t shown = cfg.limit == 0 ? j - i : std::min(cfg.limit, j - i);
+    const size_t shown = o.limit == 0 ? j - i : std::min(o.limit, j - i);
     // Column widths from what is shown.
     std::vector<std::vector<std::string>> cells;
     for (size_t k = i; k < i + shown; ++k) {
@@ -49,29 +52,29 @@ std::string format_top(const pmcprofile::Profile& p, pmcprofile::Session& s, con
       std::vector<std::string> c{std::to_string(r.self), pct(r.self, total),
                                  std::to_string(r.total), pct(r.total, total)};
       // Names from the log and from ELF files are untrusted text: escaped.
-      if (cfg.by.comm) c.push_back(pmclog::terminal_safe(t.comms[r.comm]));
-      if (cfg.by.pid) c.push_back(std::to_string(r.pid));
-      if (cfg.by.tid) c.push_back(std::to_string(r.tid));
-      if (cfg.by.thread) {
+      if (by.comm) c.push_back(pmclog::terminal_safe(t.comms[r.comm]));
+      if (by.pid) c.push_back(std::to_string(r.pid));
+      if (by.tid) c.push_back(std::to_string(r.tid));
+      if (by.thread) {
         // perf's comm-tid: the name THR_CREATE gave the thread, else the tid alone.
         const std::string& name = t.threads[r.thread];
         c.push_back(name.empty() ? std::to_string(r.tid)
                                  : pmclog::terminal_safe(name) + ":" + std::to_string(r.tid));
       }
-      if (cfg.by.object)
+      if (by.object)
         c.push_back(r.object == pmcprofile::kNoObject
                         ? "[unknown]"
-                        : pmclog::terminal_safe(s.objects().peek(r.object).name));
-      if (cfg.by.symbol) c.push_back(pmclog::terminal_safe(t.functions[r.function].name));
+                        : pmclog::terminal_safe(in.objects.peek(r.object).name));
+      if (by.symbol) c.push_back(pmclog::terminal_safe(label(r.function)));
       cells.push_back(std::move(c));
     }
     std::vector<std::string> head{"Self", "Self%", "Total", "Total%"};
-    if (cfg.by.comm) head.push_back("Command");
-    if (cfg.by.pid) head.push_back("Pid");
-    if (cfg.by.tid) head.push_back("Tid");
-    if (cfg.by.thread) head.push_back("Thread");
-    if (cfg.by.object) head.push_back("Object");
-    if (cfg.by.symbol) head.push_back("Symbol");
+    if (by.comm) head.push_back("Command");
+    if (by.pid) head.push_back("Pid");
+    if (by.tid) head.push_back("Tid");
+    if (by.thread) head.push_back("Thread");
+    if (by.object) head.push_back("Object");
+    if (by.symbol) head.push_back("Symbol");
     std::vector<size_t> w(head.size());
     for (size_t c = 0; c < head.size(); ++c) {
       w[c] = head[c].size();
@@ -98,8 +101,9 @@ std::string format_top(const pmcprofile::Profile& p, pmcprofile::Session& s, con
   return out;
 }
 
-std::string format_unresolved(const pmcprofile::Profile& p, pmcprofile::Session& s) {
-  const auto u = pmcprofile::summarize_unresolved(p, s.tables());
+std::string format_unresolved(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
+                              const UnresolvedOptions& o) {
+  const auto u = pmcprofile::summarize_unresolved(p, in.tables);
   std::string out;
   const auto list = [&](const uint64_t* counts) {
     std::string l;
@@ -123,22 +127,21 @@ std::string format_unresolved(const pmcprofile::Profile& p, pmcprofile::Session&
   out += "\n";
   constexpr size_t kListed = 10;
   for (size_t i = 0; i < u.objects.size() && i < kListed; ++i) {
-    const auto& o = u.objects[i];
-    const auto& info = s.objects().peek(o.id);
+    const auto& obj = u.objects[i];
+    const auto& info = in.objects.peek(obj.id);
     // The log names the path: escaped, as it may reach a terminal (stderr without top).
     out += "#   " + (info.path.empty() ? std::string("(no name)") : pmclog::display_path(info.path)) +
-           ": " + std::to_string(o.frames) + " frames, " + pmcprofile::unresolved_reason(o.why);
-    if (o.why == pmcprofile::Unresolved::object_missing) {
-      const auto& loc = s.options().locate;
+           ": " + std::to_string(obj.frames) + " frames, " + pmcprofile::unresolved_reason(obj.why);
+    if (obj.why == pmcprofile::Unresolved::object_missing) {
       // A file was found but is not the log's object: say why (the host's files are
       // never another system's).
       if (info.missing == pmcprofile::Missing::refused) out += ": " + info.refused;
       // A kernel image is named by --kernel (or found under the sysroot, as any path).
       if (info.kernel && pmcprofile::is_kernel_image_path(info.path) &&
-          (loc.sysroot.empty() || !loc.kernel_file.empty()))
-        out += loc.kernel_file.empty() ? " (give --kernel FILE?)" : " (not the --kernel file?)";
+          (!o.sysroot || o.kernel_file))
+        out += !o.kernel_file ? " (give --kernel FILE?)" : " (not the --kernel file?)";
       else if (!info.path.empty() && info.path[0] == '/')
-        out += loc.sysroot.empty() ? " (give --sysroot?)"
+        out += !o.sysroot ? " (give --sysroot?)"
                : info.missing == pmcprofile::Missing::refused ? " (the sysroot's file is not the log's)"
                                                                 : " (not under the sysroot)";
     }

@@ -36,37 +36,22 @@ void FrameTree::finish() {
   for (size_t k = nodes_.size(); k-- > 1;) nodes_[nodes_[k].parent].total += nodes_[k].total;
 }
 
-EventGroups group_events(const std::vector<pmcprofile::Profile>& ps, const pmcprofile::Tables& t) {
-  EventGroups g;
-  g.of.assign(t.events.size(), 0);
-  for (size_t e = 0; e < t.events.size(); ++e) {
-    auto it = std::find(g.names.begin(), g.names.end(), t.events[e]);
-    g.of[e] = static_cast<uint32_t>(it - g.names.begin());
-    if (it == g.names.end()) g.names.push_back(t.events[e]);
-  }
-  g.samples.assign(g.names.size(), 0);
-  for (const auto& p : ps)
-    for (size_t e = 0; e < p.event_samples.size() && e < g.of.size(); ++e)
-      g.samples[g.of[e]] += p.event_samples[e];
-  g.several = std::count_if(g.samples.begin(), g.samples.end(), [](uint64_t n) { return n != 0; }) > 1;
-  return g;
-}
-
 namespace {
 
 // A function's label; its kind by what the symbolizer found: unresolved, kernel, inlined
 // or user code.
-uint32_t function_label(FrameTree& tree, pmcprofile::Session& s, const pmcprofile::FunctionRef& r) {
-  const pmcprofile::Function& f = s.tables().functions[r.id];
+uint32_t function_label(FrameTree& tree, const pmcprofile::ProfileView& in,
+                        const pmcprofile::FunctionRef& r) {
+  const pmcprofile::Function& f = in.tables.functions[r.id];
   const FrameKind k = f.why != pmcprofile::Unresolved::none ? FrameKind::unresolved
                       : f.kernel                             ? FrameKind::kernel
                       : r.inlined                            ? FrameKind::inlined
                                                              : FrameKind::user;
   return tree.label(k, uint64_t{r.id}, [&] {
     FrameLabel l;
-    l.name = clean(f.name);
+    l.name = clean(pmcprofile::function_label(f));
     std::string about;
-    if (f.object != pmcprofile::kNoObject) about = clean(s.objects().peek(f.object).name);
+    if (f.object != pmcprofile::kNoObject) about = clean(in.objects.peek(f.object).name);
     auto add = [&](const std::string& w) { about += (about.empty() ? "" : ", ") + w; };
     if (f.kernel) add("kernel");
     if (r.inlined) add("inlined");
@@ -79,16 +64,16 @@ uint32_t function_label(FrameTree& tree, pmcprofile::Session& s, const pmcprofil
 
 // The frames a context adds under `at`: its event (several events), its command
 // (--comm-frame). Returns the node the functions go under.
-uint32_t context_frames(FrameTree& tree, const pmcprofile::Tables& t, const EventGroups& events,
-                        const Config& cfg, uint32_t at, const pmcprofile::Context& c) {
-  if (events.several) {
-    const uint32_t e = events.of[c.event];
+uint32_t context_frames(FrameTree& tree, const pmcprofile::Tables& t, const SvgOptions& o,
+                        uint32_t at, const pmcprofile::Context& c) {
+  if (o.event_frame) {
+    const uint32_t e = t.distinct_events.of[c.event];
     const uint32_t l = tree.label(FrameKind::event, e, [&] {
-      return FrameLabel{clean(events.names[e]), FrameKind::event, "event"};
+      return FrameLabel{clean(t.events[t.distinct_events.first[e]]), FrameKind::event, "event"};
     });
     at = tree.child(at, l, true);
   }
-  if (cfg.comm_frame) {
+  if (o.comm_frame) {
     const uint32_t l = tree.label(FrameKind::comm, c.comm, [&] {
       return FrameLabel{clean(t.comms[c.comm]), FrameKind::comm, "command"};
     });
@@ -99,9 +84,9 @@ uint32_t context_frames(FrameTree& tree, const pmcprofile::Tables& t, const Even
 
 }  // namespace
 
-FrameTree merge_stacks(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                       const EventGroups& events, const Config& cfg) {
-  const pmcprofile::Tables& t = s.tables();
+FrameTree merge_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o) {
+  const std::vector<pmcprofile::Profile>& ps = in.profiles;
+  const pmcprofile::Tables& t = in.tables;
   const bool by_file = ps.size() > 1 || (!ps.empty() && !ps.front().name.empty());
   FrameTree tree;
   size_t guess = 0;
@@ -116,14 +101,14 @@ FrameTree merge_stacks(const std::vector<pmcprofile::Profile>& ps, pmcprofile::S
         return FrameLabel{clean(p.name), FrameKind::input, "input"};
       }));
     auto add = [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
-      uint32_t at = context_frames(tree, t, events, cfg, top, t.context_of(ctx));
+      uint32_t at = context_frames(tree, t, o, top, t.context_of(ctx));
       path.clear();
-      for (const auto& r : stack) path.push_back(function_label(tree, s, r));
-      if (cfg.svg.reverse) std::reverse(path.begin(), path.end());  // leaf at the base
+      for (const auto& r : stack) path.push_back(function_label(tree, in, r));
+      if (o.drawing.reverse) std::reverse(path.begin(), path.end());  // leaf at the base
       for (uint32_t l : path) at = tree.child(at, l);
       tree.add_samples(at, n);
     };
-    pmcprofile::for_each_function_stack(p, t, cfg.profile.symbols.inlines, add);
+    pmcprofile::for_each_function_stack(p, t, o.inlines, add);
   }
   tree.finish();
   return tree;

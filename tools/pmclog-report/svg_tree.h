@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "options.h"
-#include "pmcprofile/session.h"
+#include "pmcprofile/views.h"
+#include "svg_options.h"
 
 namespace report::svg {
 
@@ -69,19 +69,9 @@ class FrameTree {
   std::unordered_map<uint64_t, uint32_t> child_ids_;  // (parent, label) -> node
 };
 
-// Events by name (two pmc ids may share one), in the order met, with their samples.
-struct EventGroups {
-  std::vector<std::string> names;  // as in the log (not clean()ed)
-  std::vector<uint32_t> of;        // Tables::events index -> names index
-  std::vector<uint64_t> samples;   // per name
-  // The event is never merged silently: with samples of several, each is a frame on the root.
-  bool several = false;
-};
-EventGroups group_events(const std::vector<pmcprofile::Profile>& ps, const pmcprofile::Tables& t);
-
-// The tree of every stack: the root "all", then the input (--by-file), the event (several
-// events), the command (--comm-frame), then the functions (from the leaf with --reverse).
-FrameTree merge_stacks(const std::vector<pmcprofile::Profile>& ps, pmcprofile::Session& s,
-                       const EventGroups& events, const Config& cfg);
+// The tree of every stack of every profile: the root "all", then the input (--by-file), the
+// event (SvgOptions::event_frame), the command (comm_frame), then the functions (from the leaf
+// with drawing.reverse).
+FrameTree merge_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o);
 
 }  // namespace report::svg

@@ -35,18 +35,27 @@ struct Frame {
   }
 };
 
-// A function-level frame after symbolization: a function, or the label of an unresolved
-// frame ("libc.so.7+0x1234", "0x7fff1234", "[kernel] 0xffffffff81000000").
+// A function-level frame after symbolization: a function (at a source line with
+// SymbolOptions::lines), or the label of an unresolved frame ("libc.so.7+0x1234",
+// "0x7fff1234", "[kernel] 0xffffffff81000000"). Each fact is a field of its own; outputs that
+// print one string make it with function_label().
 struct Function {
-  std::string name;
+  std::string name;  // the symbol's name (demangled unless asked otherwise), or the label
+  std::string file;  // with lines: the source file as the debug information names it ("" unknown)
+  uint32_t line = 0;
   ObjectId object = kNoObject;
   bool kernel = false;
   Unresolved why = Unresolved::none;
 };
 
+// The name as top, folded, the svg and callgraph print it: with a file, "name (file.c:12)"
+// (the file's base name).
+std::string function_label(const Function& f);
+
+// One of the functions a frame stands for (Tables::frame_functions).
 struct FunctionRef {
   FunctionId id = 0;
-  bool inlined = false;
+  bool inlined = false;  // an inlined call inside the function before it in the frame
 };
 
 // What every sample is grouped by besides its stack.
@@ -63,23 +72,34 @@ struct Context {
   bool operator==(const Context&) const = default;
 };
 
+// The events as every view counts them. A pmc sampled before its allocation record has a
+// provisional name until Tables::rename_event(), maybe one another id has: event ids of one
+// name are one event. Tables keeps the merge, so that no view makes it again.
+struct DistinctEvents {
+  std::vector<uint32_t> first;    // per distinct event, in order of first id: that id (its name's)
+  std::vector<uint32_t> of;       // by event id: its distinct event (an index into first)
+  std::vector<uint32_t> by_name;  // the distinct events in name order, as outputs list them
+};
+
 class Tables {
  public:
   std::vector<std::string> events;  // by event id: "cpu-clock", "INSTR_RETIRED_ANY"...
   // By event id: events per sample, the reload count a modern PMCALLOCATE(DYN) carries in its
   // rate field; 0 when unknown (legacy logs, counting PMCs, frequency-mode recorders).
   std::vector<uint64_t> event_rates;
+  DistinctEvents distinct_events;  // follows events (event(), rename_event())
   std::vector<std::string> comms;   // by comm id
   std::vector<std::string> threads{std::string()};  // thread names by id; 0 is "no name"
   std::vector<std::string> inputs;  // input display names ("(stdin)" for "-"), in add_log order
   std::vector<Frame> frames;        // by FrameId
-  std::vector<Function> functions;  // by FunctionId, filled by symbolize()
+  // By FunctionId, filled by symbolize(): one per (name, file, line, object, kernel or not).
+  std::vector<Function> functions;
   // Per frame, the functions it stands for, outermost first (one unless inlines are shown).
   std::vector<std::vector<FunctionRef>> frame_functions;
 
   uint32_t event(const std::string& name);
   // Names an event that samples met before its allocation record (legacy file order).
-  // Two ids may then share a name: the views treat them as one event.
+  // Two ids may then share a name: distinct_events makes them one event.
   void rename_event(uint32_t id, const std::string& name);
   uint32_t comm(const std::string& name);
   uint32_t thread(const std::string& name);
@@ -109,6 +129,7 @@ class Tables {
   std::vector<Context> contexts_;
   std::unordered_map<std::string, FunctionId> function_ids_;
   FunctionId function(Function f);
+  void merge_events();
 };
 
 struct StackNode {

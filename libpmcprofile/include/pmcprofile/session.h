@@ -40,6 +40,7 @@
 #include "pmcprofile/objects.h"
 #include "pmcprofile/profile.h"
 #include "pmcprofile/symbolizer.h"
+#include "pmcprofile/views.h"
 
 namespace pmcprofile {
 
@@ -157,6 +158,8 @@ class Session {
   const Symbolized& symbol(FrameId f);
 
   const std::vector<Profile>& profiles() const { return profiles_; }
+  // What outputs read; call symbolize() first.
+  ProfileView view() const { return {profiles_, tables_, objects_}; }
   Tables& tables() { return tables_; }
   const Tables& tables() const { return tables_; }
   ObjectTable& objects() { return objects_; }

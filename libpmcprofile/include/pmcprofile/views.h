@@ -1,12 +1,14 @@
 // The two views of a symbolized Profile that pmclog-report prints: the function table of
 // `top` (self and total samples, grouped like perf report --sort) and folded stacks
-// (flamegraph.pl's input), and the count of what stayed unresolved.
+// (flamegraph.pl's input), and the count of what stayed unresolved; and ProfileView, what
+// every output reads.
 //
 // The views only read the Profile and Tables: they may run in parallel on a profile that
 // no thread is changing.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <span>
 #include <string>
@@ -15,6 +17,30 @@
 #include "pmcprofile/profile.h"
 
 namespace pmcprofile {
+
+// The profiles of a Session as outputs read them, symbolized (Session::symbolize() has run:
+// Tables::functions is filled and every object with frames was looked up), with the tables
+// and objects their ids index. Valid while the Session is not changed.
+struct ProfileView {
+  const std::vector<Profile>& profiles;
+  const Tables& tables;
+  const ObjectTable& objects;
+};
+
+// function_label() of every function of a Tables, made once, and only where it is not the
+// name itself (a function with a file): outputs print and sort by the same functions many
+// times. Valid while the Tables' functions are not changed.
+class FunctionLabels {
+ public:
+  explicit FunctionLabels(const Tables& t);
+  FunctionLabels(const FunctionLabels&) = delete;
+  FunctionLabels& operator=(const FunctionLabels&) = delete;
+  const std::string& operator()(FunctionId f) const { return *labels_[f]; }
+
+ private:
+  std::deque<std::string> made_;  // the labels that are not names (stable addresses)
+  std::vector<const std::string*> labels_;  // by FunctionId
+};
 
 // What a top row is keyed by (perf report --sort comm,dso,sym).
 // tid and thread need Options::keep_threads (the profile has no threads otherwise).
@@ -37,8 +63,10 @@ struct TopRow {
 
 enum class SortKey : uint8_t { self, total, name, object };
 
-// Samples of an event, counting every event id of the same name.
+// Samples of an event, counting every event id of its distinct event (Tables::distinct_events).
 uint64_t event_samples(const Profile& p, const Tables& t, uint32_t event);
+// Samples of each distinct event (Tables::distinct_events order) over the profiles.
+std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const Tables& t);
 
 // Rows of every event (call Tables::symbolize first). With `inlines`, the innermost inlined
 // function at the leaf takes the self samples.

@@ -1,0 +1,63 @@
+// What Tables keeps for every output: event ids of one name merged once (a pmc sampled
+// before its allocation record is named later, maybe like another id), and a function's
+// name, file and line apart, with the one label outputs print.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "pmcprofile/profile.h"
+#include "pmcprofile/views.h"
+
+namespace {
+
+using pmcprofile::DistinctEvents;
+using pmcprofile::Function;
+using pmcprofile::Tables;
+
+TEST(DistinctEvents, IdsOfOneNameAreOneEventNamedByTheFirst) {
+  Tables t;
+  const uint32_t early = t.event("pmc-0x10");  // sampled before its allocation record
+  const uint32_t clock = t.event("cpu-clock");
+  const uint32_t instr = t.event("INSTR_RETIRED_ANY");
+  t.rename_event(early, "cpu-clock");
+  const DistinctEvents& d = t.distinct_events;
+  EXPECT_EQ(d.first, (std::vector<uint32_t>{early, instr}));
+  EXPECT_EQ(d.of[early], d.of[clock]);
+  EXPECT_NE(d.of[early], d.of[instr]);
+  // Name order ("INSTR..." before "cpu-clock": bytes compare).
+  EXPECT_EQ(d.by_name, (std::vector<uint32_t>{d.of[instr], d.of[clock]}));
+}
+
+TEST(DistinctEvents, ARenameCanPartTwoIdsAgain) {
+  Tables t;
+  const uint32_t a = t.event("a");
+  const uint32_t b = t.event("b");
+  t.rename_event(b, "a");
+  EXPECT_EQ(t.distinct_events.first.size(), 1u);
+  t.rename_event(b, "c");
+  EXPECT_EQ(t.distinct_events.first, (std::vector<uint32_t>{a, b}));
+}
+
+TEST(DistinctEvents, SamplesOfOneEventAddUp) {
+  Tables t;
+  const uint32_t a = t.event("pmc-0x1");
+  t.event("cpu-clock");
+  t.rename_event(a, "cpu-clock");
+  pmcprofile::Profile p;
+  p.event_samples = {3, 4};
+  EXPECT_EQ(pmcprofile::event_samples(p, t, 1), 7u);
+  EXPECT_EQ(pmcprofile::distinct_event_samples({&p, 1}, t), (std::vector<uint64_t>{7}));
+}
+
+TEST(FunctionLabel, TheFileBaseNameAndLineOnlyWithAFile) {
+  Function f;
+  f.name = "hot";
+  EXPECT_EQ(pmcprofile::function_label(f), "hot");
+  f.file = "/usr/src/lib/hot.c";
+  f.line = 12;
+  EXPECT_EQ(pmcprofile::function_label(f), "hot (hot.c:12)");
+  f.file = "hot.c";
+  EXPECT_EQ(pmcprofile::function_label(f), "hot (hot.c:12)");
+}
+
+}  // namespace

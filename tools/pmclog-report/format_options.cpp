@@ -1,0 +1,56 @@
+#include "format_options.h"
+
+#include <algorithm>
+
+namespace report {
+namespace {
+
+// Whether each stack starts with a frame naming its event: the one place that decides it.
+// Every output keeps events apart, never merging their samples silently; how:
+// - folded: an event frame unless exactly one event was selected (-e NAME). The rule reads
+//   the command line, not the logs, so that a script's lines have one shape whatever a log
+//   holds.
+// - svg: an event frame when samples of more than one event are drawn: one event needs no
+//   frame (the title and subtitle name it), and the graph knows what it draws.
+// - top, callgraph, pprof, speedscope: never; each has its own place per event (a table, a
+//   tree, a sample type, a profile).
+bool event_frame(OutputKind kind, size_t events_selected, size_t events_with_samples) {
+  switch (kind) {
+    case OutputKind::folded: return events_selected != 1;
+    case OutputKind::svg: return events_with_samples > 1;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& in) {
+  const bool inlines = cfg.profile.symbols.inlines;
+  const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples(in.profiles, in.tables);
+  const size_t selected = cfg.profile.filter.events.size();
+  const auto sampled = static_cast<size_t>(
+      std::count_if(samples.begin(), samples.end(), [](uint64_t n) { return n != 0; }));
+  FormatOptions o;
+  o.top = {cfg.by, cfg.sort, cfg.limit};
+  o.unresolved.sysroot = !cfg.profile.locate.sysroot.empty();
+  o.unresolved.kernel_file = !cfg.profile.locate.kernel_file.empty();
+  o.folded.event_frame = event_frame(OutputKind::folded, selected, sampled);
+  o.folded.comm_frame = cfg.comm_frame;
+  o.folded.inlines = inlines;
+  o.svg.drawing = cfg.svg;
+  o.svg.event_frame = event_frame(OutputKind::svg, selected, sampled);
+  o.svg.comm_frame = cfg.comm_frame;
+  o.svg.inlines = inlines;
+  o.callgraph = {cfg.callgraph_depth, inlines};
+  o.pprof = {cfg.profile.symbols.lines, inlines};
+  o.speedscope.inlines = inlines;
+  return o;
+}
+
+PerfScriptOptions perf_script_options(const Config& cfg) {
+  PerfScriptOptions o;
+  o.inlines = cfg.profile.symbols.inlines;
+  return o;
+}
+
+}  // namespace report

@@ -23,14 +23,6 @@ using namespace rectest;
 
 namespace {
 
-const std::string kRecord = PMCLOG_RECORD_EXE;
-const std::string kCpuHot = real_path(WORKLOAD_CPU_HOT);
-const std::string kForkHot = real_path(WORKLOAD_FORK_HOT);
-const std::string kExecHot = real_path(WORKLOAD_EXEC_HOT);
-const std::string kMigrateHot = real_path(WORKLOAD_MIGRATE_HOT);
-const std::string kKernelHot = real_path(WORKLOAD_KERNEL_HOT);
-const std::string kGarbageFp = real_path(WORKLOAD_GARBAGE_FP);
-
 // Within `frac` of `want` (counts on a busy machine are exact, but the workload's own
 // measurement starts before the exec that enables the counters).
 void expect_near(double got, double want, double frac, const std::string& what) {

@@ -13,11 +13,6 @@ using namespace rectest;
 
 namespace {
 
-const std::string kRecord = PMCLOG_RECORD_EXE;
-const std::string kReport = PMCLOG_REPORT_EXE;
-const std::string kWorkload = real_path(WORKLOAD_NOFP_PATHS);
-const std::string kKernelHot = real_path(WORKLOAD_KERNEL_HOT);
-
 struct LeafStacks {
   uint64_t in_leaf = 0;  // samples whose leaf is leaf_work
   uint64_t matching = 0; // ... whose stack also holds `prefix` and ends with `suffix`
@@ -54,7 +49,7 @@ Recorded record(const ScratchDir& dir, const std::string& name, const std::strin
                 const std::string& call_graph) {
   Recorded r;
   r.log = dir.file(name);
-  r.ran = run({kRecord, "--call-graph", call_graph, "-F", "999", "-o", r.log, "--", kWorkload,
+  r.ran = run({kRecord, "--call-graph", call_graph, "-F", "999", "-o", r.log, "--", kNofpPaths,
                mode, "1"});
   return r;
 }
@@ -77,22 +72,25 @@ TEST(RecordDwarf, TheDeepPathOfNearlyEverySample) {
       << with_dwarf.matching << " of " << with_dwarf.in_leaf << ", e.g. " << with_dwarf.example;
 }
 
-TEST(RecordDwarf, ACallbackThroughLibc) {
+// Records MODE with --call-graph dwarf: at least 99% of the samples in leaf_work hold the
+// path that reaches it (`prefix` somewhere, `suffix` at the leaf).
+void expect_whole_paths(const std::string& mode, const std::string& prefix,
+                        const std::string& suffix, uint64_t min_samples) {
   ScratchDir dir;
-  const auto dw = record(dir, "cb.pmclog", "callback", "dwarf");
+  const auto dw = record(dir, mode + ".pmclog", mode, "dwarf");
   ASSERT_EQ(dw.ran.status, 0) << dw.ran.err;
-  const LeafStacks s = leaf_stacks(dw.log, "main;through_qsort;", ";compare;leaf_work");
-  ASSERT_GT(s.in_leaf, 300u);
-  EXPECT_GE(s.matching * 100, s.in_leaf * 99) << s.matching << " of " << s.in_leaf << ", e.g. " << s.example;
+  const LeafStacks s = leaf_stacks(dw.log, prefix, suffix);
+  ASSERT_GT(s.in_leaf, min_samples);
+  EXPECT_GE(s.matching * 100, s.in_leaf * 99)
+      << s.matching << " of " << s.in_leaf << ", e.g. " << s.example;
+}
+
+TEST(RecordDwarf, ACallbackThroughLibc) {
+  expect_whole_paths("callback", "main;through_qsort;", ";compare;leaf_work", 300);
 }
 
 TEST(RecordDwarf, ASignalHandlerOnTopOfTheInterruptedPath) {
-  ScratchDir dir;
-  const auto dw = record(dir, "sig.pmclog", "signal", "dwarf");
-  ASSERT_EQ(dw.ran.status, 0) << dw.ran.err;
-  const LeafStacks s = leaf_stacks(dw.log, "main;wait_for_signals;", ";on_alarm;leaf_work");
-  ASSERT_GT(s.in_leaf, 100u);
-  EXPECT_GE(s.matching * 100, s.in_leaf * 99) << s.matching << " of " << s.in_leaf << ", e.g. " << s.example;
+  expect_whole_paths("signal", "main;wait_for_signals;", ";on_alarm;leaf_work", 100);
 }
 
 // With --user-callchain, a kernel-mode sample is the kernel's frames, then the unwound
@@ -137,7 +135,7 @@ TEST(RecordDwarf, SpelledAsPerfSpellsIt) {
   EXPECT_EQ(count.status, 2);
   EXPECT_NE(count.err.find("--count and --call-graph"), std::string::npos) << count.err;
   // A size is rounded up to whole words, as perf does; the run works with it.
-  const auto small = run({kRecord, "--call-graph", "dwarf,100", "-o", log, "--", kWorkload, "deep", "0.2"});
+  const auto small = run({kRecord, "--call-graph", "dwarf,100", "-o", log, "--", kNofpPaths, "deep", "0.2"});
   EXPECT_EQ(small.status, 0) << small.err;
   const auto fp = run({kRecord, "--call-graph", "fp", "-o", log, "--", "true"});
   EXPECT_EQ(fp.status, 0) << fp.err;

@@ -20,13 +20,6 @@ using namespace rectest;
 
 namespace {
 
-const std::string kRecord = PMCLOG_RECORD_EXE;
-const std::string kReport = PMCLOG_REPORT_EXE;
-const std::string kDump = PMCLOG_DUMP_EXE;
-const std::string kFarHot = real_path(WORKLOAD_FAR_HOT);
-const std::string kCpuHot = real_path(WORKLOAD_CPU_HOT);
-const std::string kExecHot = real_path(WORKLOAD_EXEC_HOT);
-
 // Samples by leaf function, from the report's folded output ("a;b;leaf COUNT" lines).
 std::map<std::string, uint64_t> leaves(const std::string& log) {
   const auto r = run({kReport, "--format", "folded", log});

@@ -8,9 +8,6 @@ using namespace rectest;
 
 namespace {
 
-const std::string kRecord = PMCLOG_RECORD_EXE;
-const std::string kCpuHot = real_path(WORKLOAD_CPU_HOT);
-
 // ESC [31m, CR, newline, RIGHT-TO-LEFT OVERRIDE.
 const std::string kName = "x\x1b[31my\r\n\xe2\x80\xae.pmclog";
 const std::string kShown = "x\\e[31my\\r\\n\\u202e.pmclog";

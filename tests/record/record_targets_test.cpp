@@ -14,9 +14,6 @@ using namespace rectest;
 
 namespace {
 
-const std::string kRecord = PMCLOG_RECORD_EXE;
-const std::string kTwoThreads = real_path(WORKLOAD_TWO_THREADS);
-
 // The thread ids of a process, from /proc/PID/task.
 std::vector<pid_t> threads_of(pid_t pid) {
   std::vector<pid_t> out;

@@ -49,6 +49,24 @@ Log read_log(const std::string& path);
 
 bool file_exists(const std::string& p);
 std::string real_path(const std::string& p);
+
+// The tools and workloads under test, where the build put them (CMakeLists.txt).
+inline const std::string kRecord = PMCLOG_RECORD_EXE;
+#ifdef PMCLOG_REPORT_EXE
+inline const std::string kReport = PMCLOG_REPORT_EXE;
+#endif
+#ifdef PMCLOG_DUMP_EXE
+inline const std::string kDump = PMCLOG_DUMP_EXE;
+#endif
+inline const std::string kCpuHot = real_path(WORKLOAD_CPU_HOT);
+inline const std::string kForkHot = real_path(WORKLOAD_FORK_HOT);
+inline const std::string kExecHot = real_path(WORKLOAD_EXEC_HOT);
+inline const std::string kMigrateHot = real_path(WORKLOAD_MIGRATE_HOT);
+inline const std::string kKernelHot = real_path(WORKLOAD_KERNEL_HOT);
+inline const std::string kGarbageFp = real_path(WORKLOAD_GARBAGE_FP);
+inline const std::string kFarHot = real_path(WORKLOAD_FAR_HOT);
+inline const std::string kNofpPaths = real_path(WORKLOAD_NOFP_PATHS);
+inline const std::string kTwoThreads = real_path(WORKLOAD_TWO_THREADS);
 // Size of a symbol from `nm -S` (0 when unknown).
 uint64_t symbol_size(const std::string& binary, const std::string& symbol);
 // Its address in the file, from `nm` (0 when unknown).

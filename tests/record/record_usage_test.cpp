@@ -18,9 +18,6 @@ using namespace rectest;
 
 namespace {
 
-const std::string kRecord = PMCLOG_RECORD_EXE;
-const std::string kCpuHot = real_path(WORKLOAD_CPU_HOT);
-
 // A usage error: the message on the first line, the Try line after it, status 2.
 void expect_usage_error(const Ran& r, const std::string& what) {
   SCOPED_TRACE(what);

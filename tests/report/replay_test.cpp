@@ -14,44 +14,31 @@ using pmclog::RecordValue;
 
 const pmclog::Abi kAbi = pmclog::Abi::make(pmclog::Generation::M10, 8, pmclog::ByteOrder::little);
 
+// A record of `kind` at `tsc` with these fields and text.
+RecordValue make(Kind kind, uint64_t tsc, std::initializer_list<std::pair<Field, uint64_t>> fields,
+                 std::string text = {}) {
+  RecordValue r;
+  r.kind = kind;
+  r.tsc = tsc;
+  for (const auto& f : fields) r[f.first] = f.second;
+  r.text = std::move(text);
+  return r;
+}
+
 std::vector<uint8_t> small_log() {
   std::vector<uint8_t> log;
-  auto put = [&](RecordValue v) { EXPECT_TRUE(pmclog::encode(v, kAbi, log).ok()); };
-  RecordValue r;
-  r.kind = Kind::initialize;
-  r[Field::tsc_freq] = 1000;
-  r.tsc = 1;
-  put(r);
-  r = {};
-  r.kind = Kind::pmcallocatedyn;
-  r[Field::pmcid] = 1;
-  r[Field::event] = 0x2000;
-  r.text = "my-event";
-  r.tsc = 2;
-  put(r);
-  r = {};
-  r.kind = Kind::proc_create;
-  r[Field::pid] = 5;
-  r.text = "proc";
-  r.tsc = 3;
-  put(r);
-  r = {};
-  r.kind = Kind::thr_create;
-  r[Field::pid] = 5;
-  r[Field::tid] = 7;
-  r.text = "worker";
-  r.tsc = 4;
-  put(r);
-  // Callchains from two CPUs' buffers: times 1000, 3000 then 2000, 4000.
+  auto put = [&](const RecordValue& v) { EXPECT_TRUE(pmclog::encode(v, kAbi, log).ok()); };
+  put(make(Kind::initialize, 1, {{Field::tsc_freq, 1000}}));
+  put(make(Kind::pmcallocatedyn, 2, {{Field::pmcid, 1}, {Field::event, 0x2000}}, "my-event"));
+  put(make(Kind::proc_create, 3, {{Field::pid, 5}}, "proc"));
+  put(make(Kind::thr_create, 4, {{Field::pid, 5}, {Field::tid, 7}}, "worker"));
+  // Callchains from two CPUs' buffers: times 1000, 3000 then 2000, 4000; the last in kernel
+  // mode.
   for (uint64_t tsc : {1000, 3000, 2000, 4000}) {
-    r = {};
-    r.kind = Kind::callchain;
-    r[Field::pid] = 5;
-    r[Field::tid] = 7;
-    r[Field::pmcid] = 1;
-    r[Field::cpuflags] = tsc == 4000 ? 0 : 1;  // the last in kernel mode
+    RecordValue r = make(Kind::callchain, tsc,
+                         {{Field::pid, 5}, {Field::tid, 7}, {Field::pmcid, 1},
+                          {Field::cpuflags, tsc == 4000 ? 0u : 1u}});
     r.pcs = {0x1000 + tsc, 0x2000};
-    r.tsc = tsc;
     put(r);
   }
   return log;

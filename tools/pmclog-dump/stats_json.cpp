@@ -9,11 +9,7 @@
 
 namespace dump {
 
-using stats::Command;
-using stats::Cpu;
-using stats::Entry;
-using stats::Event;
-using stats::ranked;
+using namespace stats;  // the view's row types and ranked()
 
 namespace {
 

@@ -63,11 +63,12 @@ void AddressSpaces::map_in(uint32_t pid, uint64_t start, std::string_view path, 
   o.mapped_in = true;  // unresolved frames are named by their distance from `start`
   Mapping map{end, id, start};
   if (o.kallsyms) {
-    if (start != o.kallsyms_text) {
-      // Another boot or machine: this kallsyms does not describe that kernel.
+    if (o.kallsyms_mapped != 0 && start != o.kallsyms_mapped) {
+      // Two places for one kernel: no single boot's kallsyms describes both.
       o.kallsyms = false;
       o.missing = Missing::not_found;
     }
+    o.kallsyms_mapped = start;
     map.bias = 0;  // kallsyms holds run-time addresses
   } else if (o.layout.valid) {
     // A user program built for a fixed address has no bias wherever the mapping is said to

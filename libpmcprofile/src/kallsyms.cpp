@@ -1,6 +1,7 @@
 #include "pmcprofile/kallsyms.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <string_view>
@@ -25,9 +26,14 @@ bool parse(const std::string& line, Line& out) {
   return true;
 }
 
+std::atomic<uint64_t> g_reads{0};
+
 }  // namespace
 
+uint64_t kallsyms_reads() { return g_reads.load(); }
+
 std::vector<KernelSymbol> read_kernel_code_symbols(const std::string& path) {
+  ++g_reads;
   std::vector<KernelSymbol> out;
   std::ifstream in(path);
   std::string line;
@@ -43,6 +49,7 @@ std::vector<KernelSymbol> read_kernel_code_symbols(const std::string& path) {
 }
 
 uint64_t kernel_text_start(const std::string& path) {
+  ++g_reads;
   std::ifstream in(path);
   std::string line;
   Line l;

@@ -260,9 +260,8 @@ void ObjectTable::locate(ObjectInfo& o) {
         return;
       }
     }
-    if (opt_.kallsyms) o.kallsyms_text = kernel_text_start();
-    if (o.kallsyms_text != 0) {
-      o.kallsyms = true;
+    if (opt_.kallsyms) {
+      o.kallsyms = true;  // checked against this boot when its first symbol is wanted
       return;
     }
     o.missing = Missing::not_found;

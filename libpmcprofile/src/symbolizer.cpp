@@ -152,7 +152,12 @@ Symbolizer::Module& Symbolizer::module(ObjectId id) {
   Module& m = s_->modules[id];
   if (m.ready) return m;
   m.ready = true;
-  const ObjectInfo& o = objects_.info(id);
+  ObjectInfo& o = objects_.info_mutable(id);
+  if (o.kallsyms && (o.kallsyms_mapped == 0 || kernel_text_start() != o.kallsyms_mapped)) {
+    // Another boot or machine: this kallsyms does not describe that kernel.
+    o.kallsyms = false;
+    o.missing = Missing::not_found;
+  }
   if (o.kallsyms) {
     m.kallsyms = read_kernel_code_symbols();
     m.has_symbols = !m.kallsyms.empty();

@@ -5,6 +5,9 @@
 
 #include <string>
 
+#include "pmclog/encode.h"
+#include "pmcprofile/session.h"
+
 #include "support/files.h"
 #include "support/scratch.h"
 
@@ -43,6 +46,53 @@ TEST_F(KallsymsFile, TextStartPrefersTextOverStext) {
   EXPECT_EQ(pmcprofile::kernel_text_start(path_), 0xffffffff81000040u);
   write("0000000000000000 T _text\n");  // kptr_restrict: hidden addresses read as 0
   EXPECT_EQ(pmcprofile::kernel_text_start(path_), 0u);
+}
+
+// A Linux log (pmclog-record's "[kernel.kallsyms]" mapping) whose one sample is in user or
+// kernel mode: /proc/kallsyms is read only for the kernel one.
+std::string linux_log(const pmclog_test::ScratchDir& dir, bool kernel_sample) {
+  using pmclog::Field;
+  using pmclog::Kind;
+  const auto abi = pmclog::Abi::make(pmclog::Generation::M10, 8, pmclog::ByteOrder::little);
+  std::vector<uint8_t> bytes;
+  const uint64_t text = 0xffffffff81000000u;
+  auto put = [&](Kind k, std::initializer_list<std::pair<Field, uint64_t>> fields,
+                 std::string text_field, std::vector<uint64_t> pcs = {}) {
+    pmclog::RecordValue r;
+    r.kind = k;
+    for (const auto& f : fields) r[f.first] = f.second;
+    r.text = std::move(text_field);
+    r.pcs = std::move(pcs);
+    EXPECT_TRUE(pmclog::encode(r, abi, bytes).ok());
+  };
+  put(Kind::initialize, {{Field::tsc_freq, 1000}}, "");
+  put(Kind::pmcallocatedyn, {{Field::pmcid, 1}, {Field::event, 0x20000}}, "cpu-clock");
+  put(Kind::map_in, {{Field::pid, pmclog::kKernelPid}, {Field::start, text}}, "[kernel.kallsyms]");
+  if (kernel_sample)
+    put(Kind::callchain, {{Field::pid, 5}, {Field::tid, 5}, {Field::pmcid, 1}, {Field::cpuflags, 0}},
+        "", {text + 0x100});
+  else
+    put(Kind::callchain, {{Field::pid, 5}, {Field::tid, 5}, {Field::pmcid, 1}, {Field::cpuflags, 1}},
+        "", {0x401000});
+  const std::string path = dir.file(kernel_sample ? "kernel.pmclog" : "user.pmclog");
+  pmclog_test::write_file(path, bytes);
+  return path;
+}
+
+TEST(Kallsyms, ReadOnlyForKernelFramesToName) {
+  pmclog_test::ScratchDir dir;
+  const uint64_t before = pmcprofile::kallsyms_reads();
+  {
+    pmcprofile::Session s(pmcprofile::Options{});
+    ASSERT_TRUE(s.add_log(linux_log(dir, false)).error.empty());
+    s.symbolize();
+    EXPECT_EQ(s.profiles()[0].event_samples.at(0), 1u);
+  }
+  EXPECT_EQ(pmcprofile::kallsyms_reads(), before) << "a user-mode sample read /proc/kallsyms";
+  pmcprofile::Session s(pmcprofile::Options{});
+  ASSERT_TRUE(s.add_log(linux_log(dir, true)).error.empty());
+  s.symbolize();
+  EXPECT_GT(pmcprofile::kallsyms_reads(), before) << "the kernel frame was named without it";
 }
 
 TEST(Kallsyms, MissingFileIsEmpty) {

@@ -23,4 +23,9 @@ std::vector<KernelSymbol> read_kernel_code_symbols(const std::string& path = kKa
 // be read or hides its addresses.
 uint64_t kernel_text_start(const std::string& path = kKallsymsPath);
 
+// How many times this process has opened a kallsyms file through the two functions above:
+// the profile library reads /proc/kallsyms only for kernel frames it names, and tests check
+// that a log without them costs no read.
+uint64_t kallsyms_reads();
+
 }  // namespace pmcprofile

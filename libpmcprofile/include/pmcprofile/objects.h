@@ -73,8 +73,11 @@ struct ObjectInfo {
   std::string file;      // the host file read for it; "" when missing
   Missing missing = Missing::none;
   std::string refused;   // with Missing::refused: why ("Linux ELF, log from FreeBSD")
-  bool kallsyms = false;     // symbols come from /proc/kallsyms (absolute addresses)
-  uint64_t kallsyms_text = 0;  // its _text, to check that the log is of this boot
+  // Symbols come from /proc/kallsyms (absolute addresses): until the first symbol is looked
+  // up, a candidate; then only if its _text is where the log mapped the kernel (this boot).
+  // /proc/kallsyms is read only then: a log without kernel frames to name never reads it.
+  bool kallsyms = false;
+  uint64_t kallsyms_mapped = 0;  // the MAP_IN start of this object (0: not mapped yet)
   ElfLayout layout;
 };
 

@@ -1,14 +1,13 @@
 // The DWARF unwinder on stacks this test captures itself, as the kernel would for a sample
 // (registers and a copy of the stack from SP up), through code built without frame pointers.
 #include "dwarf_unwinder.h"
+#include "proc_info.h"
 
 #include <elfutils/libdwfl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "unwind/chain.h"
@@ -21,19 +20,10 @@ using record::UnwindStop;
 // This process's executable mappings, as PERF_RECORD_MMAP2 would announce them, and the end
 // of the mapping that holds `sp` (the stack's top).
 uint64_t feed_maps(DwarfUnwinder& u, uint32_t pid, uint64_t sp) {
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
   uint64_t top = 0;
-  while (std::getline(maps, line)) {
-    std::istringstream in(line);
-    std::string range, perms, off, dev, inode, path;
-    in >> range >> perms >> off >> dev >> inode;
-    std::getline(in >> std::ws, path);
-    const uint64_t lo = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
-    const uint64_t hi = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
-    if (sp >= lo && sp < hi) top = hi;
-    if (perms.size() > 2 && perms[2] == 'x')
-      u.map(pid, lo, hi, std::stoull(off, nullptr, 16), path);
+  for (const record::ProcMapping& m : record::read_proc_maps(getpid())) {
+    if (sp >= m.start && sp < m.end) top = m.end;
+    if (m.exec) u.map(pid, m.start, m.end, m.offset, m.path);
   }
   return top;
 }

@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
+
+#include "proc_info.h"
 
 namespace record {
 
@@ -31,16 +31,13 @@ int vdso_fd() {
   static const int fd = [] {
     const auto base = static_cast<uintptr_t>(getauxval(AT_SYSINFO_EHDR));
     if (base == 0) return -1;
-    std::ifstream maps("/proc/self/maps");
-    std::string line;
-    while (std::getline(maps, line)) {
-      if (line.find("[vdso]") == std::string::npos) continue;
-      unsigned long lo = 0, hi = 0;
-      if (std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi) != 2 || lo != base || hi <= lo) return -1;
+    for (const ProcMapping& m : read_proc_maps(getpid())) {
+      if (m.path != "[vdso]") continue;
+      if (m.start != base || m.end <= m.start) return -1;
       const int f = memfd_create("vdso", MFD_CLOEXEC);
       if (f < 0) return -1;
-      const size_t n = hi - lo;
-      if (::write(f, reinterpret_cast<const void*>(lo), n) != static_cast<ssize_t>(n)) {
+      const size_t n = m.end - m.start;
+      if (::write(f, reinterpret_cast<const void*>(m.start), n) != static_cast<ssize_t>(n)) {
         ::close(f);
         return -1;
       }

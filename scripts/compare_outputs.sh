@@ -48,6 +48,7 @@ runs=(
   "pmclog-report --format svg --lines --inline LOG"
   "pmclog-report --format folded --inline LOG"
   "pmclog-report --format callgraph --lines --inline LOG"
+  "pmclog-report --format perf-script --inline LOG"
   "pmclog-report --format folded -e cpu-clock LOG"
   "pmclog-report --format svg -e cpu-clock LOG"
 )

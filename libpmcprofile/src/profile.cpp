@@ -130,7 +130,7 @@ void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
     if (f.where.object == kNoObject) {
       refs.push_back({function(unresolved(hex(f.where.address), kNoObject, f.where.kernel,
                                           Unresolved::no_mapping)),
-                      false});
+                      0});
     } else {
       const Symbolized& s = sym.lookup(f.where.object, f.where.address, f.caller);
       const ObjectInfo& o = objects.peek(f.where.object);
@@ -145,12 +145,12 @@ void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
           label += '+';
           label += hex(unresolved_offset(f.where.address, o));
         }
-        refs.push_back({function(unresolved(label, f.where.object, f.where.kernel, s.why)), false});
+        refs.push_back({function(unresolved(label, f.where.object, f.where.kernel, s.why)), 0});
       } else {
         for (const SymbolFrame& sf : s.frames)
           refs.push_back({function({sf.name, sf.file, sf.line, f.where.object, f.where.kernel,
                                     Unresolved::none}),
-                          sf.inlined});
+                          sf.inline_depth});
       }
     }
     frame_functions.push_back(std::move(refs));

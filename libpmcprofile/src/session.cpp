@@ -101,6 +101,17 @@ InputReport Session::add_log(const std::string& name, const std::function<void(c
   return rep;
 }
 
+InputReport Session::add_log_named(const std::string& name,
+                                   const std::function<void(const NamedSample&)>& named) {
+  return add_log(name, [&](const Sample& s) {
+    // By frame id: an index, where the symbolizer's own cache would hash every frame.
+    if (frame_names_.size() < tables_.frames.size()) frame_names_.resize(tables_.frames.size());
+    for (const FrameId id : s.frames)
+      if (frame_names_[id] == nullptr) frame_names_[id] = &symbol(id);
+    named({s, frame_names_, view()});
+  });
+}
+
 InputReport Session::for_each_sample(const std::string& name,
                                      const std::function<void(const Sample&)>& f) {
   return read(name, f);

@@ -195,7 +195,7 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
     if (k == m.kallsyms.begin()) {
       out.why = Unresolved::no_symbols;
     } else {
-      out.frames.push_back({std::prev(k)->name, "", 0, false, address - std::prev(k)->address});
+      out.frames.push_back({std::prev(k)->name, "", 0, 0, address - std::prev(k)->address});
     }
     return out;
   }
@@ -218,7 +218,7 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
     return opt_.demangle ? demangle(raw) : raw;
   };
   // `off` is from the byte looked up: the return address itself is one further.
-  SymbolFrame outer{pretty(name), "", 0, false, off + (address - at)};
+  SymbolFrame outer{pretty(name), "", 0, 0, off + (address - at)};
   std::string leaf_file;
   int leaf_line = 0;
   if (opt_.lines || opt_.inlines) {
@@ -254,7 +254,7 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
       if (tag != DW_TAG_inlined_subroutine) continue;
       const char* nm = die_name(&scopes[i], opt_.demangle);
       inl.push_back({nm != nullptr ? pretty(nm) : "[inlined]", file,
-                     static_cast<uint32_t>(lineno), true, outer.offset});
+                     static_cast<uint32_t>(lineno), 0, outer.offset});
       // The outer frame's position is this inlined call's call site.
       Dwarf_Attribute a;
       Dwarf_Word w = 0;
@@ -281,7 +281,10 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
     }
   }
   out.frames.push_back(std::move(outer));
-  for (auto r = inl.rbegin(); r != inl.rend(); ++r) out.frames.push_back(std::move(*r));
+  for (auto r = inl.rbegin(); r != inl.rend(); ++r) {
+    r->inline_depth = static_cast<uint16_t>(out.frames.size());
+    out.frames.push_back(std::move(*r));
+  }
   return out;
 }
 

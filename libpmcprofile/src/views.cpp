@@ -155,7 +155,7 @@ void for_each_function_stack(const Profile& p, const Tables& t, bool inlines, co
     stack.clear();
     for (size_t i = path.size(); i-- > 0;)
       for (const FunctionRef& r : t.frame_functions[p.nodes[path[i]].value])
-        if (inlines || !r.inlined) stack.push_back(r);
+        if (inlines || !r.inlined()) stack.push_back(r);
     f(p.nodes[at].value, stack, n);
   }
 }
@@ -226,7 +226,7 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
     }
     uint32_t s = stack_of[node.parent];
     for (const FunctionRef& r : t.frame_functions[node.value])
-      if (o.inlines || !r.inlined) s = intern({s, r.id, r.inlined});
+      if (o.inlines || !r.inlined()) s = intern({s, r.id, r.inlined()});
     stack_of[n] = s;
   }
   std::vector<uint64_t> count(steps.size(), 0);

@@ -6,6 +6,7 @@
 
 #include <numeric>
 
+#include "pmcprofile/session.h"
 #include "report_support.h"
 
 namespace {
@@ -187,6 +188,29 @@ TEST_F(Recorded, DemangleLinesAndInlines) {
   for (const auto& [stack, n] : reptest::parse_folded(r.out))
     if (stack.find(kLeaf + ";hotspot::mix(unsigned long, unsigned long)_[i]") != std::string::npos) inl += n;
   EXPECT_GT(inl, 0u) << r.out;
+}
+
+// The model keeps each function of a frame with its inline depth: the function the address is
+// in first (depth 0), then each call inlined into it one deeper; the workload's leaf holds
+// hotspot::mix at depth 1.
+TEST_F(Recorded, FunctionsOfAFrameKeepTheirInlineDepth) {
+  pmcprofile::Options opt;
+  opt.symbols.inlines = true;
+  pmcprofile::Session s(opt);
+  ASSERT_TRUE(s.add_log(pie).error.empty());
+  s.symbolize();
+  const pmcprofile::Tables& t = s.tables();
+  size_t with_inlines = 0;
+  for (const auto& refs : t.frame_functions) {
+    for (size_t i = 0; i < refs.size(); ++i) {
+      EXPECT_EQ(refs[i].inline_depth, i) << t.functions[refs[i].id].name;
+      EXPECT_EQ(refs[i].inlined(), i != 0);
+    }
+    if (refs.size() >= 2 && t.functions[refs[0].id].name == kLeaf &&
+        t.functions[refs[1].id].name == "hotspot::mix(unsigned long, unsigned long)")
+      ++with_inlines;
+  }
+  EXPECT_GT(with_inlines, 0u) << "no frame of the leaf with hotspot::mix inlined";
 }
 
 TEST_F(Recorded, FleetViewMergesLogsOfDifferentBinaries) {

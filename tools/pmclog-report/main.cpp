@@ -227,14 +227,14 @@ int body(int argc, char** argv) {
   // after input, so that nothing is kept per sample.
   std::vector<std::unique_ptr<report::PerfScriptWriter>> scripts(cfg.outputs.size());
   std::vector<tools::OutputError> script_errors(cfg.outputs.size());
-  std::function<void(const pmcprofile::Sample&)> each_sample;
+  std::function<void(const pmcprofile::NamedSample&)> each_sample;
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {
     if (cfg.outputs[i].kind != report::OutputKind::perf_script) continue;
     scripts[i] = std::make_unique<report::PerfScriptWriter>(
-        session, report::perf_script_options(cfg), [&, i](std::string_view t) {
+        report::perf_script_options(cfg), [&, i](std::string_view t) {
           if (!script_errors[i]) script_errors[i] = files[i]->write(t.data(), t.size());
         });
-    each_sample = [&](const pmcprofile::Sample& smp) {
+    each_sample = [&](const pmcprofile::NamedSample& smp) {
       for (auto& w : scripts)
         if (w) w->sample(smp);
     };
@@ -246,7 +246,8 @@ int body(int argc, char** argv) {
   uint64_t kept = 0;
   for (const auto& in : cfg.inputs) {
     progress.set_label("reading " + pmclog::input_display_name(in));
-    const pmcprofile::InputReport r = session.add_log(in, each_sample);
+    const pmcprofile::InputReport r =
+        each_sample ? session.add_log_named(in, each_sample) : session.add_log(in);
     progress.clear();
     if (r.stack_cap) {  // the profile is a part of the logs: no output at all
       diag().error(r.error);

@@ -57,7 +57,7 @@ void put_address(std::string& out, uint64_t v) {
 
 // perf's name for an object: the kernel image is [kernel.kallsyms], a kernel module
 // [name] (its file name without .ko), a user object its path; no object: [unknown].
-std::string dso_name(const pmcprofile::Frame& f, pmcprofile::ObjectTable& objects) {
+std::string dso_name(const pmcprofile::Frame& f, const pmcprofile::ObjectTable& objects) {
   if (f.where.object == pmcprofile::kNoObject) return "[unknown]";
   const pmcprofile::ObjectInfo& o = objects.peek(f.where.object);
   if (f.where.kernel || o.kernel) {
@@ -74,9 +74,9 @@ std::string dso_name(const pmcprofile::Frame& f, pmcprofile::ObjectTable& object
 
 }  // namespace
 
-PerfScriptWriter::PerfScriptWriter(pmcprofile::Session& s, const PerfScriptOptions& o,
+PerfScriptWriter::PerfScriptWriter(const PerfScriptOptions& o,
                                    std::function<void(std::string_view)> sink)
-    : s_(s), inlines_(o.inlines), sink_(std::move(sink)) {
+    : inlines_(o.inlines), sink_(std::move(sink)) {
   chunk_.reserve(kChunk + (kChunk >> 1));
 }
 
@@ -95,8 +95,9 @@ const std::string& PerfScriptWriter::safe_text(Names& cache, const std::vector<s
   return cache.safe[id];
 }
 
-void PerfScriptWriter::sample(const pmcprofile::Sample& smp) {
-  const pmcprofile::Tables& t = s_.tables();
+void PerfScriptWriter::sample(const pmcprofile::NamedSample& named) {
+  const pmcprofile::Sample& smp = named.sample;
+  const pmcprofile::Tables& t = named.view.tables;
   // perf script -F comm,pid,tid,cpu,time,period,event,ip,sym,dso with a callchain:
   // "COMM PID/TID [CPU] SECS.USECS: PERIOD EVENT: " (perf's builtin-script.c:
   // perf_sample__fprintf_start, then "%10" PRIu64 " " for the period).
@@ -130,7 +131,7 @@ void PerfScriptWriter::sample(const pmcprofile::Sample& smp) {
   // Each frame at the address the log holds, the process's virtual address, as perf
   // prints a callchain's ip (perf 6.5 on; perf 6.1 printed the offset in the object).
   for (size_t k = 0; k < smp.frames.size(); ++k) {
-    const std::string& text = frame_text(smp.frames[k]);
+    const std::string& text = frame_text(named, k);
     for (size_t at = 0; at < text.size();) {  // one line per function of the frame
       const size_t end = text.find('\n', at) + 1;
       put_address(chunk_, smp.addresses[k]);
@@ -150,16 +151,17 @@ void PerfScriptWriter::finish() {
   chunk_.clear();
 }
 
-const std::string& PerfScriptWriter::frame_text(pmcprofile::FrameId id) {
+const std::string& PerfScriptWriter::frame_text(const pmcprofile::NamedSample& named, size_t k) {
+  const pmcprofile::FrameId id = named.sample.frames[k];
   if (id >= made_.size()) {
     made_.resize(id + 1, false);
     frame_text_.resize(id + 1);
   }
   if (made_[id]) return frame_text_[id];
   made_[id] = true;
-  const pmcprofile::Frame& f = s_.tables().frames[id];
-  const pmcprofile::Symbolized& sym = s_.symbol(id);
-  const std::string dso = " (" + dso_name(f, s_.objects()) + ")\n";
+  const pmcprofile::Frame& f = named.view.tables.frames[id];
+  const pmcprofile::Symbolized& sym = named.name(k);
+  const std::string dso = " (" + dso_name(f, named.view.objects) + ")\n";
   std::string& out = frame_text_[id];
   if (sym.frames.empty()) {
     out = " [unknown]" + dso;  // perf's word for a frame without a symbol
@@ -168,7 +170,7 @@ const std::string& PerfScriptWriter::frame_text(pmcprofile::FrameId id) {
   // The symbolizer's frames are outermost first; perf prints the innermost inlined call first.
   for (size_t i = sym.frames.size(); i-- > 0;) {
     const pmcprofile::SymbolFrame& sf = sym.frames[i];
-    if (sf.inlined && !inlines_) continue;
+    if (sf.inlined() && !inlines_) continue;
     // The symbol's own name (without the " (file:line)" that --lines adds), +0xOFFSET.
     out += ' ';
     out += pmclog::terminal_safe(sf.name);

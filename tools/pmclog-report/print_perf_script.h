@@ -15,15 +15,13 @@ struct PerfScriptOptions {
   bool inlines = false;  // inlined calls as lines of their own
 };
 
-// Give sample() every sample Session::add_log hands on (in time order), then finish(). The
-// text (about 130 bytes per frame of each sample) goes to `sink` in pieces of about 1 MiB.
-// The writer names frames as they come, through the Session's symbolizer (Session::symbol()),
-// so it keeps the Session while the logs are read.
+// Give sample() every sample Session::add_log_named hands on (in time order, with the names
+// of its frames), then finish(). The text (about 130 bytes per frame of each sample) goes to
+// `sink` in pieces of about 1 MiB.
 class PerfScriptWriter {
  public:
-  PerfScriptWriter(pmcprofile::Session& s, const PerfScriptOptions& o,
-                   std::function<void(std::string_view)> sink);
-  void sample(const pmcprofile::Sample& smp);
+  PerfScriptWriter(const PerfScriptOptions& o, std::function<void(std::string_view)> sink);
+  void sample(const pmcprofile::NamedSample& named);
   void finish();
 
  private:
@@ -31,10 +29,9 @@ class PerfScriptWriter {
   struct Names {
     std::vector<std::string> raw, safe;
   };
-  const std::string& frame_text(pmcprofile::FrameId id);
+  const std::string& frame_text(const pmcprofile::NamedSample& named, size_t k);
   const std::string& safe_text(Names& cache, const std::vector<std::string>& from, uint32_t id);
 
-  pmcprofile::Session& s_;
   bool inlines_;
   std::function<void(std::string_view)> sink_;
   std::string chunk_;

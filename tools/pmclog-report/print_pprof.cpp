@@ -190,7 +190,7 @@ std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::Profile
     }
     // The frame's functions, outermost first; pprof wants the innermost first.
     for (size_t i = refs.size(); i-- > 0;) {
-      if (refs[i].inlined && !inlines) continue;
+      if (refs[i].inlined() && !inlines) continue;
       const pmcprofile::Function& fn = t.functions[refs[i].id];
       pp::Line* l = loc->add_line();
       l->set_function_id(function(fn.name, fn.file));

@@ -45,7 +45,7 @@ uint32_t function_label(FrameTree& tree, const pmcprofile::ProfileView& in,
   const pmcprofile::Function& f = in.tables.functions[r.id];
   const FrameKind k = f.why != pmcprofile::Unresolved::none ? FrameKind::unresolved
                       : f.kernel                             ? FrameKind::kernel
-                      : r.inlined                            ? FrameKind::inlined
+                      : r.inlined()                          ? FrameKind::inlined
                                                              : FrameKind::user;
   return tree.label(k, uint64_t{r.id}, [&] {
     FrameLabel l;
@@ -54,7 +54,7 @@ uint32_t function_label(FrameTree& tree, const pmcprofile::ProfileView& in,
     if (f.object != pmcprofile::kNoObject) about = clean(in.objects.peek(f.object).name);
     auto add = [&](const std::string& w) { about += (about.empty() ? "" : ", ") + w; };
     if (f.kernel) add("kernel");
-    if (r.inlined) add("inlined");
+    if (r.inlined()) add("inlined");
     if (f.why != pmcprofile::Unresolved::none)
       add(std::string("unresolved: ") + pmcprofile::unresolved_reason(f.why));
     l.about = about;

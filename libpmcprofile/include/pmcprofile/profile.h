@@ -55,7 +55,10 @@ std::string function_label(const Function& f);
 // One of the functions a frame stands for (Tables::frame_functions).
 struct FunctionRef {
   FunctionId id = 0;
-  bool inlined = false;  // an inlined call inside the function before it in the frame
+  // SymbolFrame::inline_depth: 0 for the function the frame's address is in, k for the k-th
+  // call inlined into it (inside the function before it in the frame).
+  uint16_t inline_depth = 0;
+  bool inlined() const { return inline_depth != 0; }
 };
 
 // What every sample is grouped by besides its stack.

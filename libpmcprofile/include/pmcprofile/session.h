@@ -114,6 +114,16 @@ struct Sample {
   uint64_t offset = 0;  // the byte offset of the sample's record (decompressed bytes)
 };
 
+// A sample with the names of its frames, for outputs that print samples one by one while
+// the logs are read (perf-script): they need names before the whole log is read.
+struct NamedSample {
+  const Sample& sample;
+  std::span<const Symbolized* const> by_frame;  // by FrameId, set for every frame of the sample
+  ProfileView view;  // the tables and objects as they are at this sample
+  // The names of sample.frames[k], each distinct frame's made once.
+  const Symbolized& name(size_t k) const { return *by_frame[sample.frames[k]]; }
+};
+
 struct InputReport {
   std::string name;
   bool opened = false;
@@ -149,6 +159,9 @@ class Session {
   // merged profile, or into its own with by_file; each sample added is also handed to
   // `also` (when given), in time order, for views that print samples one by one.
   InputReport add_log(const std::string& name, const std::function<void(const Sample&)>& also = {});
+  // As add_log, with each sample added handed to `named` with its frames' names.
+  InputReport add_log_named(const std::string& name,
+                            const std::function<void(const NamedSample&)>& named);
   // Reads one log and calls f for every kept sample, in time order (frames are already
   // resolved to objects; call symbolize() or symbol() for names).
   InputReport for_each_sample(const std::string& name, const std::function<void(const Sample&)>& f);
@@ -180,6 +193,8 @@ class Session {
   FilterMatches matches_;
   struct Pool;  // the reordering window's records, kept from one log to the next
   std::unique_ptr<Pool> pool_;
+  // add_log_named's name of each frame met (symbol()'s results stay where they are).
+  std::vector<const Symbolized*> frame_names_;
   size_t stacks_ = 0;                  // stack-table nodes so far (Options::max_stacks)
   std::optional<uint64_t> capped_at_;  // the offset of the sample that hit max_stacks
 };

@@ -26,7 +26,10 @@ struct SymbolFrame {
   std::string name;  // function (demangled unless asked otherwise)
   std::string file;  // with lines: source file ("" unknown)
   uint32_t line = 0;
-  bool inlined = false;  // an inlined call inside the frame before it
+  // 0: the function the address is in; k > 0: the k-th call inlined into it, each inside
+  // the frame before it (a Symbolized's frames are in depth order).
+  uint16_t inline_depth = 0;
+  bool inlined() const { return inline_depth != 0; }
   uint64_t offset = 0;   // the address's distance from its symbol's start (perf's sym+0x...)
 };
 

@@ -221,8 +221,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("period,c", po::value(&period), "sample every PERIOD events (1 or more)")
       ("freq,F", po::value(&freq), "sample at HZ samples per second (default 1000; from 1 to "
        "kernel.perf_event_max_sample_rate)")
-      ("depth", po::value(&depth), "callchain depth limit (default 32; 1 or more, capped at "
-       "the generation's maximum and kernel.perf_event_max_stack)")
+      ("depth", po::value(&depth), "callchain depth limit (default 32, or 127 with --call-graph "
+       "dwarf; 1 or more, capped at the generation's maximum and kernel.perf_event_max_stack)")
       ("call-graph", po::value(&call_graph), "how user-space stacks are walked: fp (frame "
        "pointers, by the kernel; the default, as in perf) or dwarf[,BYTES] (a copy of BYTES "
        "of each sample's stack, default 8192, unwound by the recorder with the programs' CFI: "
@@ -347,6 +347,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
       throw UsageError("--call-graph dwarf: this recorder unwinds x86-64 stacks only; use fp");
     // Each sample carries its stack copy: a ring that holds the default's worth of samples.
     if (!vm.count("mmap-pages")) o.mmap_pages = 512;
+    // Interpreters and compilers run deeper than 32 frames; perf's default limit
+    // (kernel.perf_event_max_stack) keeps their chains whole, as perf report shows them.
+    if (!o.depth_given) o.depth = 127;
   }
   if (vm.count("mmap-pages")) {
     o.mmap_pages = whole_number("--mmap-pages", mmap_pages, 1, 1 << 20, "");

@@ -26,7 +26,7 @@ struct Symbolizer::Module {
   Dwfl_Module* mod = nullptr;
   bool has_symbols = false;
   std::optional<SymbolIndex> symbols;  // with has_symbols
-  std::vector<KernelSymbol> kallsyms;  // sorted by address
+  KernelSymbols kallsyms;  // sorted by address
   // The compile units by address range, built on first need: libdw finds an address's unit
   // only through .debug_aranges, which clang does not emit unless asked (-gdwarf-aranges).
   struct UnitRange {
@@ -195,7 +195,8 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
     if (k == m.kallsyms.begin()) {
       out.why = Unresolved::no_symbols;
     } else {
-      out.frames.push_back({std::prev(k)->name, "", 0, 0, address - std::prev(k)->address});
+      out.frames.push_back(
+          {std::string(std::prev(k)->name), "", 0, 0, address - std::prev(k)->address});
     }
     return out;
   }

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pmcprofile {
@@ -12,12 +14,31 @@ inline constexpr const char* kKallsymsPath = "/proc/kallsyms";
 
 struct KernelSymbol {
   uint64_t address = 0;
-  std::string name;  // without the module
+  std::string_view name;  // without the module; in the KernelSymbols' text
+};
+
+// The code symbols of one kallsyms file: names are views into the file's text, which the
+// object keeps (one buffer, where 120,000 strings would each be allocated and copied).
+class KernelSymbols {
+ public:
+  KernelSymbols() = default;
+  KernelSymbols(std::unique_ptr<char[]> text, std::vector<KernelSymbol> symbols)
+      : text_(std::move(text)), symbols_(std::move(symbols)) {}
+  using const_iterator = std::vector<KernelSymbol>::const_iterator;
+  const_iterator begin() const { return symbols_.begin(); }
+  const_iterator end() const { return symbols_.end(); }
+  size_t size() const { return symbols_.size(); }
+  bool empty() const { return symbols_.empty(); }
+  const KernelSymbol& operator[](size_t i) const { return symbols_[i]; }
+
+ private:
+  std::unique_ptr<char[]> text_;  // moving the object keeps the views valid
+  std::vector<KernelSymbol> symbols_;
 };
 
 // The code symbols (types t, T, w, W), sorted by address; symbols at one address keep the
 // file's order. Empty when the file cannot be read.
-std::vector<KernelSymbol> read_kernel_code_symbols(const std::string& path = kKallsymsPath);
+KernelSymbols read_kernel_code_symbols(const std::string& path = kKallsymsPath);
 
 // The kernel's text start: _text, or _stext when there is no _text; 0 when the file cannot
 // be read or hides its addresses.

@@ -20,7 +20,7 @@ _pmclog_args_pmclog_record="--event --period --freq --depth --pid --duration --o
 _pmclog_flags_pmclog_record="--help --version --user-only --container --user-callchain
   --fallback --count --per-process --list-events --all-cpus --quiet"
 _pmclog_args_pmclog_report="--format --output --by --sort --limit --min-width --width
-  --title --callgraph-depth --max-stacks --pid --tid --comm --event --cpu --from --to --sysroot --symfs
+  --title --callgraph-depth --max-stacks --jobs --pid --tid --comm --event --cpu --from --to --sysroot --symfs
   --kernel --debug-dir --libpmc --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_report="--help --version --comm-frame --by-file --icicle --reverse
   --no-progress --user-only --kernel-only --ibs --no-kallsyms --no-demangle --lines --inline
@@ -41,6 +41,7 @@ _pmclog_long_of() {  # TOOL SHORT
     pmclog-dump:-n) echo --head ;;
     pmclog-validate:-o | pmclog-write:-o | pmclog-record:-o | pmclog-report:-o) echo --output ;;
     pmclog-report:-z) echo --callgraph-depth ;;
+    pmclog-report:-j) echo --jobs ;;
     pmclog-write:-n) echo --records ;;
     pmclog-write:-s) echo --size ;;
     pmclog-record:-e) echo --event ;;

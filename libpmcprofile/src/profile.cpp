@@ -11,12 +11,14 @@ uint32_t Tables::event(const std::string& name) {
   auto [it, fresh] = event_ids_.try_emplace(name, static_cast<uint32_t>(events.size()));
   if (fresh) {
     events.push_back(name);
+    event_steps_.push_back({false, it->second, name});
     merge_events();
   }
   return it->second;
 }
 
 void Tables::rename_event(uint32_t id, const std::string& name) {
+  event_steps_.push_back({true, id, name});
   event_ids_.erase(events[id]);
   events[id] = name;
   event_ids_.try_emplace(name, id);  // a name taken already keeps its first id

@@ -396,6 +396,8 @@ std::vector<Case> table() {
   add(ok("report_callgraph", kReport, {"--format", "callgraph", "-z", "4", "log.pmclog"}));
   add(ok("report_callgraph_long", kReport, {"--format", "callgraph", "--callgraph-depth", "4", "log.pmclog"}));
   add(ok("report_by_file", kReport, {"--format", "folded", "--by-file", "l3.pmclog", "log.pmclog"}));
+  add(ok("report_jobs", kReport, {"--format", "folded", "-j", "2", "l3.pmclog", "log.pmclog"}));
+  add(ok("report_jobs_long", kReport, {"--format", "top", "--jobs", "1", "l3.pmclog", "log.pmclog"}));
   add(ok("report_filters", kReport,
          {"--tid", "100", "--event", "BU_CPU_CLK_UNHALTED", "--cpu", "0,1", "--user-only", "--from",
           "0", "--to", "1000", "log.pmclog"}));

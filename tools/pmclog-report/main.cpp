@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <thread>
 
 #include "format_options.h"
 #include "options.h"
@@ -24,6 +25,7 @@
 #include "print_svg.h"
 #include "print_top.h"
 #include "progress.h"
+#include "read_inputs.h"
 #include "run_main.h"
 #include "same_file.h"
 
@@ -244,11 +246,8 @@ int body(int argc, char** argv) {
   bool stopped_by_damage = false;
   bool any_log = false;  // an input had records: there is a report, if only "# No samples."
   uint64_t kept = 0;
-  for (const auto& in : cfg.inputs) {
-    progress.set_label("reading " + pmclog::input_display_name(in));
-    const pmcprofile::InputReport r =
-        each_sample ? session.add_log_named(in, each_sample) : session.add_log(in);
-    progress.clear();
+  // What each input's reading says, in input order, however the inputs were read.
+  const auto take = [&](const std::string& in, const pmcprofile::InputReport& r) {
     if (r.stack_cap) {  // the profile is a part of the logs: no output at all
       diag().error(r.error);
       throw Failure(Exit::bad_data,
@@ -267,6 +266,21 @@ int body(int argc, char** argv) {
                                  " damaged places skipped (" + std::to_string(r.skipped_bytes) +
                                  " bytes); first: " + r.error
                            : r.error);
+    }
+  };
+  // perf-script prints samples in input order as they are read: one input at a time.
+  const unsigned jobs = cfg.jobs != 0 ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (jobs > 1 && cfg.inputs.size() > 1 && !each_sample) {
+    progress.set_label("reading " + std::to_string(cfg.inputs.size()) + " inputs");
+    report::read_in_parallel(session, cfg.profile, cfg.inputs, jobs, take);
+    progress.clear();
+  } else {
+    for (const auto& in : cfg.inputs) {
+      progress.set_label("reading " + pmclog::input_display_name(in));
+      const pmcprofile::InputReport r =
+          each_sample ? session.add_log_named(in, each_sample) : session.add_log(in);
+      progress.clear();
+      take(in, r);
     }
   }
   diag().raise(status);

@@ -147,7 +147,7 @@ bool is_by_key(const std::string& k) {
 bool parse_options(int argc, char** argv, Config& cfg) {
   std::vector<std::string> formats, outputs, files, pids, tids, cpus, comms, events, debug_dirs;
   std::string sort = "self", by = "comm,object,symbol", sysroot, kernel, limit, from, to;
-  std::string min_width, width, depth, max_stacks;
+  std::string min_width, width, depth, max_stacks, jobs;
   cli::AbiValues abi;
   cfg.profile.max_stacks = kDefaultMaxStacks;
   // clang-format off
@@ -184,6 +184,9 @@ bool parse_options(int argc, char** argv, Config& cfg) {
        "callgraph: at most N frames per chain, the sampled function included (pmcstat -z; "
        "default 32)")
       ("no-progress", "never show the progress line (shown on a terminal after 1 second)")
+      ("jobs,j", po::value(&jobs)->value_name("N"),
+       "read up to N inputs at once, each on a thread of its own (default: one per CPU); the "
+       "output is the same for every N (perf-script reads one input at a time)")
       ("max-stacks", po::value(&max_stacks)->value_name("N"),
        "stop with exit 1 and write nothing when the logs hold more than N distinct stacks, "
        "counted as stack-table nodes (a stack costs one per frame it shares with no other); "
@@ -302,6 +305,12 @@ bool parse_options(int argc, char** argv, Config& cfg) {
     if (!parse_unsigned(depth, 100000, n) || n == 0)
       throw UsageError("--callgraph-depth: '" + depth + "' is not a depth from 1 to 100000");
     cfg.callgraph_depth = static_cast<size_t>(n);
+  }
+  if (vm.count("jobs")) {
+    uint64_t n = 0;
+    if (!parse_unsigned(jobs, 1024, n) || n == 0)
+      throw UsageError("--jobs: '" + jobs + "' is not a number of threads from 1 to 1024");
+    cfg.jobs = static_cast<unsigned>(n);
   }
   if (vm.count("max-stacks")) {
     uint64_t n = 0;

@@ -33,6 +33,7 @@ struct Config {
   size_t limit = 0;  // 0: every row
   bool comm_frame = false;
   bool progress = true;
+  unsigned jobs = 0;  // -j: inputs read at once; 0: one per CPU
   SvgDrawing svg;
   size_t callgraph_depth = 32;  // callgraph: frames per chain, the leaf included (pmcstat -z)
   std::string libpmc_file;          // --libpmc

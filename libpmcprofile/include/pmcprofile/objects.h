@@ -98,6 +98,10 @@ class ObjectTable {
   const LocateOptions& options() const { return opt_; }
   // The system of ObjectInfo::system; nullptr for objects interned without a log.
   const LogSystem* system(uint32_t id) const { return id == 0 ? nullptr : &systems_[id - 1]; }
+  // Adds another table's objects (made by another Session from later inputs), in id order;
+  // returns their ids here. What a log says of an object (a kernel mapping, an exec, its
+  // MAP_IN) adds up as if both had read into one table.
+  std::vector<ObjectId> absorb(const ObjectTable& later);
 
  private:
   void locate(ObjectInfo& o);

@@ -114,6 +114,15 @@ class Tables {
   // Symbolizes the frames added since the last call (each once, through the cache).
   void symbolize(Symbolizer& sym, ObjectTable& objects);
 
+  // How another Session's ids map to these tables after absorb().
+  struct Remap {
+    std::vector<uint32_t> events, frames, contexts;
+  };
+  // Adds the names, frames and contexts of tables made by another Session from later inputs
+  // (not symbolized yet), in their id order: the ids they get are those reading the inputs
+  // one after the other would have given. `objects` maps the other Session's object ids.
+  Remap absorb(const Tables& later, const std::vector<ObjectId>& objects);
+
  private:
   struct FrameHash {
     size_t operator()(const Frame& f) const {
@@ -125,6 +134,14 @@ class Tables {
   };
   std::unordered_map<Frame, FrameId, FrameHash> frame_ids_;
   std::unordered_map<std::string, uint32_t> event_ids_, comm_ids_;
+  // Each new event id and each rename, in order: absorb() replays them, since which id a
+  // name ends with depends on the order of the two.
+  struct EventStep {
+    bool rename = false;
+    uint32_t id = 0;
+    std::string name;
+  };
+  std::vector<EventStep> event_steps_;
   std::unordered_map<std::string, uint32_t> thread_ids_{{std::string(), 0}};
   // (event, comm, pid, tid, thread, cpu, input): new stacks only
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t>
@@ -150,6 +167,9 @@ class Profile {
 
   NodeId root(uint32_t context);
   NodeId child(NodeId parent, FrameId frame);
+  // Adds a profile of another Session's tables (Tables::absorb's map), node by node in id
+  // order, as reading its samples here would have added them.
+  void absorb(const Profile& later, const Tables::Remap& ids);
   void add(NodeId leaf, uint64_t n = 1);
   bool is_root(NodeId n) const { return nodes[n].parent == kNoNode; }
   // The context of a node's stack (walks up to the root).

@@ -166,6 +166,14 @@ class Session {
   // resolved to objects; call symbolize() or symbol() for names).
   InputReport for_each_sample(const std::string& name, const std::function<void(const Sample&)>& f);
 
+  // Takes in a Session with the same Options that read later inputs (on another thread):
+  // afterwards this Session holds what reading all of them here, in order, would have held,
+  // with the same ids, so that outputs do not depend on how the reading was shared out.
+  // Call before symbolize(); `later` is of no use afterwards.
+  void absorb(Session&& later);
+  // The stack-table nodes of every profile (what Options::max_stacks caps).
+  size_t stack_nodes() const { return stacks_; }
+
   // Symbolizes every frame seen so far (each distinct one once).
   void symbolize();
   const Symbolized& symbol(FrameId f);

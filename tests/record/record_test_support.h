@@ -69,6 +69,11 @@ inline const std::string kGarbageFp = real_path(WORKLOAD_GARBAGE_FP);
 inline const std::string kFarHot = real_path(WORKLOAD_FAR_HOT);
 inline const std::string kNofpPaths = real_path(WORKLOAD_NOFP_PATHS);
 inline const std::string kTwoThreads = real_path(WORKLOAD_TWO_THREADS);
+inline const std::string kNofpShlib = real_path(WORKLOAD_NOFP_SHLIB);
+inline const std::string kNofpShlibIbt = real_path(WORKLOAD_NOFP_SHLIB_IBT);
+inline const std::string kNofpThreads = real_path(WORKLOAD_NOFP_THREADS);
+inline const std::string kNofpExec = real_path(WORKLOAD_NOFP_EXEC);
+inline const std::string kNofpDebugFrame = real_path(WORKLOAD_NOFP_DEBUG_FRAME);
 // Size of a symbol from `nm -S` (0 when unknown).
 uint64_t symbol_size(const std::string& binary, const std::string& symbol);
 // Its address in the file, from `nm` (0 when unknown).

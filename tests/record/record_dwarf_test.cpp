@@ -3,8 +3,6 @@
 // frame-pointer chains stop after the leaf. And the option's spelling, as perf's.
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include "record_test_support.h"
 
 using pmclog::Field;
@@ -12,33 +10,6 @@ using pmclog::Kind;
 using namespace rectest;
 
 namespace {
-
-struct LeafStacks {
-  uint64_t in_leaf = 0;  // samples whose leaf is leaf_work
-  uint64_t matching = 0; // ... whose stack also holds `prefix` and ends with `suffix`
-  std::string example;   // a stack in the leaf that does not match, for the message
-};
-
-// From the report's folded lines ("a;b;leaf COUNT").
-LeafStacks leaf_stacks(const std::string& log, const std::string& prefix, const std::string& suffix) {
-  const auto r = run({kReport, "--format", "folded", log});
-  EXPECT_EQ(r.status, 0) << r.err;
-  LeafStacks s;
-  std::istringstream in(r.out);
-  for (std::string line; std::getline(in, line);) {
-    const size_t sp = line.rfind(' ');
-    if (sp == std::string::npos) continue;
-    const std::string stack = line.substr(0, sp);
-    const uint64_t n = std::strtoull(line.c_str() + sp + 1, nullptr, 10);
-    if (stack.size() < 10 || stack.compare(stack.size() - 10, 10, ";leaf_work") != 0) continue;
-    s.in_leaf += n;
-    const bool ok = stack.find(prefix) != std::string::npos && stack.size() >= suffix.size() &&
-                    stack.compare(stack.size() - suffix.size(), suffix.size(), suffix) == 0;
-    if (ok) s.matching += n;
-    else if (s.example.empty()) s.example = line;
-  }
-  return s;
-}
 
 struct Recorded {
   Ran ran;
@@ -49,8 +20,7 @@ Recorded record(const ScratchDir& dir, const std::string& name, const std::strin
                 const std::string& call_graph) {
   Recorded r;
   r.log = dir.file(name);
-  r.ran = run({kRecord, "--call-graph", call_graph, "-F", "999", "-o", r.log, "--", kNofpPaths,
-               mode, "1"});
+  r.ran = record_sampled(r.log, call_graph, {kNofpPaths, mode, "1"});
   return r;
 }
 
@@ -64,12 +34,10 @@ TEST(RecordDwarf, TheDeepPathOfNearlyEverySample) {
   const std::string path = "main;path_a;path_b;path_c;path_d;leaf_work";
   const LeafStacks with_fp = leaf_stacks(fp.log, path, ";leaf_work");
   const LeafStacks with_dwarf = leaf_stacks(dw.log, path, ";leaf_work");
-  ASSERT_GT(with_dwarf.in_leaf, 300u);
   // Frame pointers lose the path in this build (the reason for the option)...
   EXPECT_LT(with_fp.matching * 2, with_fp.in_leaf);
   // ... which the CFI gives back for at least 99% of the samples in the leaf.
-  EXPECT_GE(with_dwarf.matching * 100, with_dwarf.in_leaf * 99)
-      << with_dwarf.matching << " of " << with_dwarf.in_leaf << ", e.g. " << with_dwarf.example;
+  EXPECT_TRUE(nearly_all_whole(with_dwarf, 300));
 }
 
 // Records MODE with --call-graph dwarf: at least 99% of the samples in leaf_work hold the
@@ -79,10 +47,7 @@ void expect_whole_paths(const std::string& mode, const std::string& prefix,
   ScratchDir dir;
   const auto dw = record(dir, mode + ".pmclog", mode, "dwarf");
   ASSERT_EQ(dw.ran.status, 0) << dw.ran.err;
-  const LeafStacks s = leaf_stacks(dw.log, prefix, suffix);
-  ASSERT_GT(s.in_leaf, min_samples);
-  EXPECT_GE(s.matching * 100, s.in_leaf * 99)
-      << s.matching << " of " << s.in_leaf << ", e.g. " << s.example;
+  EXPECT_TRUE(nearly_all_whole(leaf_stacks(dw.log, prefix, suffix), min_samples));
 }
 
 TEST(RecordDwarf, ACallbackThroughLibc) {

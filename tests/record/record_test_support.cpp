@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <utility>
@@ -97,5 +98,54 @@ int validate(const std::string& path, std::string* report, bool strict) {
   return -1;
 #endif
 }
+
+Ran record_sampled(const std::string& log, const std::string& call_graph,
+                   const std::vector<std::string>& command) {
+  std::vector<std::string> argv{kRecord, "--call-graph", call_graph, "-F", "999", "-o", log, "--"};
+  argv.insert(argv.end(), command.begin(), command.end());
+  return run(argv);
+}
+
+#ifdef PMCLOG_REPORT_EXE
+namespace {
+bool ends_with(const std::string& s, const std::string& end) {
+  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+}
+}  // namespace
+
+LeafStacks leaf_stacks(const std::string& log, const std::string& prefix,
+                       const std::string& suffix, const std::vector<std::string>& report_args) {
+  std::vector<std::string> argv{kReport, "--format", "folded"};
+  argv.insert(argv.end(), report_args.begin(), report_args.end());
+  argv.push_back(log);
+  const auto r = run(argv);
+  EXPECT_EQ(r.status, 0) << r.err;
+  LeafStacks s;
+  s.leaf = suffix.substr(suffix.rfind(';') + 1);
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    const size_t sp = line.rfind(' ');
+    if (sp == std::string::npos) continue;
+    const std::string stack = line.substr(0, sp);
+    const uint64_t n = std::strtoull(line.c_str() + sp + 1, nullptr, 10);
+    if (stack != s.leaf && !ends_with(stack, ";" + s.leaf)) continue;
+    s.in_leaf += n;
+    if (stack.find(prefix) != std::string::npos && ends_with(stack, suffix)) s.matching += n;
+    else if (s.example.empty()) s.example = line;
+  }
+  return s;
+}
+
+::testing::AssertionResult nearly_all_whole(const LeafStacks& s, uint64_t min_samples) {
+  const std::string numbers = s.leaf + ": " + std::to_string(s.matching) + " of " +
+                              std::to_string(s.in_leaf) + " samples whole";
+  std::fprintf(stderr, "[ measured ] %s\n", numbers.c_str());
+  if (s.in_leaf > min_samples && s.matching * 100 >= s.in_leaf * 99)
+    return ::testing::AssertionSuccess() << numbers;
+  return ::testing::AssertionFailure()
+         << numbers << " (at least " << min_samples + 1 << " samples and 99% expected), e.g. "
+         << s.example;
+}
+#endif
 
 }  // namespace rectest

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "pmclog/pmclog.h"
 #include "support/files.h"
 #include "support/process.h"
@@ -67,6 +69,11 @@ inline const std::string kGarbageFp = real_path(WORKLOAD_GARBAGE_FP);
 inline const std::string kFarHot = real_path(WORKLOAD_FAR_HOT);
 inline const std::string kNofpPaths = real_path(WORKLOAD_NOFP_PATHS);
 inline const std::string kTwoThreads = real_path(WORKLOAD_TWO_THREADS);
+inline const std::string kNofpShlib = real_path(WORKLOAD_NOFP_SHLIB);
+inline const std::string kNofpShlibIbt = real_path(WORKLOAD_NOFP_SHLIB_IBT);
+inline const std::string kNofpThreads = real_path(WORKLOAD_NOFP_THREADS);
+inline const std::string kNofpExec = real_path(WORKLOAD_NOFP_EXEC);
+inline const std::string kNofpDebugFrame = real_path(WORKLOAD_NOFP_DEBUG_FRAME);
 // Size of a symbol from `nm -S` (0 when unknown).
 uint64_t symbol_size(const std::string& binary, const std::string& symbol);
 // Its address in the file, from `nm` (0 when unknown).
@@ -76,5 +83,26 @@ bool output_value(const std::string& out, const std::string& key, uint64_t& valu
 // Runs pmclog-validate (with --strict: warnings fail too) when it was built; returns its
 // exit status, or -1 when absent.
 int validate(const std::string& path, std::string* report = nullptr, bool strict = true);
+
+// Records `command` with --call-graph CALL_GRAPH at 999 Hz into `log`.
+Ran record_sampled(const std::string& log, const std::string& call_graph,
+                   const std::vector<std::string>& command);
+
+#ifdef PMCLOG_REPORT_EXE
+// The samples of one leaf function, from the report's folded lines ("a;b;leaf COUNT").
+struct LeafStacks {
+  std::string leaf;
+  uint64_t in_leaf = 0;  // samples whose leaf is `leaf`
+  uint64_t matching = 0; // ... whose stack also holds `prefix` and ends with `suffix`
+  std::string example;   // a stack in the leaf that does not match, for the message
+};
+// The leaf is the last name in `suffix` (";caller;leaf"). `report_args` go before the log.
+LeafStacks leaf_stacks(const std::string& log, const std::string& prefix,
+                       const std::string& suffix,
+                       const std::vector<std::string>& report_args = {});
+// Success when more than `min_samples` samples are in the leaf and at least 99% of them
+// match; either way the numbers are in the message (and on stderr, as measured).
+::testing::AssertionResult nearly_all_whole(const LeafStacks& s, uint64_t min_samples);
+#endif
 
 }  // namespace rectest

@@ -36,16 +36,6 @@ uint64_t symbol_address(const std::string& binary, const std::string& symbol) {
   return 0;
 }
 
-std::string build_id(const std::string& binary) {
-  std::istringstream in(run({"readelf", "-n", binary}).out);
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t at = line.find("Build ID: ");
-    if (at != std::string::npos) return line.substr(at + 10);
-  }
-  return "";
-}
-
 uint64_t exec_segment_page(const std::string& binary) {
   std::istringstream in(run({"readelf", "-lW", binary}).out);
   std::string line;

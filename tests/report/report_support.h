@@ -8,12 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "support/elf.h"
 #include "support/files.h"
 #include "support/process.h"
 #include "support/scratch.h"
 
 namespace reptest {
 
+using pmclog_test::build_id;
 using pmclog_test::Ran;
 using pmclog_test::ScratchDir;
 using pmclog_test::slurp;
@@ -33,9 +35,8 @@ void copy_file(const std::string& from, const std::string& to);  // makes parent
 void copy_as_freebsd_elf(const std::string& from, const std::string& to);
 void make_dirs(const std::string& path);
 
-// nm's address of a symbol (0 when absent); readelf's build id ("" when none).
+// nm's address of a symbol (0 when absent).
 uint64_t symbol_address(const std::string& binary, const std::string& symbol);
-std::string build_id(const std::string& binary);
 // The lowest executable PT_LOAD address rounded down to 4 KiB, from readelf -lW.
 uint64_t exec_segment_page(const std::string& binary);
 

@@ -9,15 +9,10 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
+
+#include "nofp_work.h"
 
 namespace {
-
-double cpu_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 volatile unsigned long g_sink = 0;
 double g_until = 0;
@@ -27,9 +22,7 @@ double g_until = 0;
 extern "C" {
 
 __attribute__((noinline)) void leaf_work(unsigned long n) {
-  unsigned long acc = g_sink;
-  for (unsigned long i = 0; i < n; ++i) acc = acc * 2862933555777941757ul + 3037000493ul + i;
-  g_sink = acc;
+  g_sink = nofp::spin(g_sink, n, 3037000493ul);
 }
 
 // Each calls the next and does something after it, so that no call becomes a jump.
@@ -56,7 +49,7 @@ void on_alarm(int) {
 
 // Spins between the signals, and looks at the clock only now and then.
 __attribute__((noinline)) void wait_for_signals() {
-  while (cpu_seconds() < g_until)
+  while (nofp::cpu_seconds() < g_until)
     for (int i = 0; i < 1000000; ++i) g_sink = g_sink + 1;
 }
 
@@ -64,9 +57,9 @@ __attribute__((noinline)) void wait_for_signals() {
 
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "deep";
-  g_until = cpu_seconds() + (argc > 2 ? std::atof(argv[2]) : 1.0);
+  g_until = nofp::cpu_seconds() + (argc > 2 ? std::atof(argv[2]) : 1.0);
   if (std::strcmp(mode, "callback") == 0) {
-    while (cpu_seconds() < g_until) through_qsort();
+    while (nofp::cpu_seconds() < g_until) through_qsort();
   } else if (std::strcmp(mode, "signal") == 0) {
     struct sigaction sa {};
     sa.sa_handler = on_alarm;
@@ -75,7 +68,7 @@ int main(int argc, char** argv) {
     setitimer(ITIMER_PROF, &t, nullptr);
     wait_for_signals();
   } else {
-    while (cpu_seconds() < g_until) path_a(1000000);
+    while (nofp::cpu_seconds() < g_until) path_a(1000000);
   }
   return 0;
 }

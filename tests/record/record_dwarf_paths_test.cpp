@@ -169,4 +169,21 @@ TEST(RecordDwarfPaths, AForkedChildBeforeAndAfterItsExec) {
   EXPECT_TRUE(nearly_all_whole(leaf_stacks(log, "main;", after), 400));
 }
 
+// Deeper than fp's default of 32 frames: with dwarf the default is perf's 127, so a
+// 60-deep recursion keeps main under it; an explicit --depth still cuts it.
+TEST(RecordDwarfPaths, DeepRecursionIsWholeUnderTheDefaultDepth) {
+  ScratchDir dir;
+  const std::string log = record_dwarf(dir, "recurse.pmclog", {kNofpPaths, "recurse", "0.5"});
+  std::string path = "main";
+  for (int i = 0; i < 60; ++i) path += ";recurse";
+  EXPECT_TRUE(nearly_all_whole(leaf_stacks(log, path + ";leaf_work", path + ";leaf_work"), 100));
+  const std::string cut = dir.file("cut.pmclog");
+  const Ran r = run({kRecord, "--call-graph", "dwarf", "--depth", "20", "-F", "999", "-o", cut,
+                     "--", kNofpPaths, "recurse", "0.3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("depth limit"), std::string::npos) << r.err;
+  const auto folded = run({kReport, "--format", "folded", cut});
+  EXPECT_EQ(folded.out.find("main;"), std::string::npos) << "20 frames cannot reach main";
+}
+
 }  // namespace

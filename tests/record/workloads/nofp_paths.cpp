@@ -1,7 +1,8 @@
 // Test workload for --call-graph dwarf, built without frame pointers (as Debian builds its
 // programs): burns CPU for SECONDS (default 1) in leaf_work, reached by one of three paths.
-// Usage: nofp_paths [deep|callback|signal] [SECONDS]
+// Usage: nofp_paths [deep|callback|signal|recurse] [SECONDS]
 //   deep:     main -> path_a -> path_b -> path_c -> path_d -> leaf_work
+//   recurse:  main -> recurse (60 times) -> leaf_work: chains longer than 32 frames
 //   callback: main -> through_qsort -> qsort (libc) -> ... -> compare -> leaf_work
 //   signal:   a SIGALRM handler -> leaf_work, on top of main -> wait_for_signals
 #include <signal.h>
@@ -30,6 +31,12 @@ __attribute__((noinline)) void path_d(unsigned long n) { leaf_work(n); g_sink = 
 __attribute__((noinline)) void path_c(unsigned long n) { path_d(n); g_sink = g_sink + 1; }
 __attribute__((noinline)) void path_b(unsigned long n) { path_c(n); g_sink = g_sink + 1; }
 __attribute__((noinline)) void path_a(unsigned long n) { path_b(n); g_sink = g_sink + 1; }
+
+__attribute__((noinline)) void recurse(int depth, unsigned long n) {
+  if (depth == 0) leaf_work(n);
+  else recurse(depth - 1, n);
+  g_sink = g_sink + 1;  // not a tail call
+}
 
 __attribute__((noinline)) int compare(const void* a, const void* b) {
   leaf_work(20000);
@@ -67,6 +74,8 @@ int main(int argc, char** argv) {
     itimerval t{{0, 2000}, {0, 2000}};  // every 2 ms of CPU time
     setitimer(ITIMER_PROF, &t, nullptr);
     wait_for_signals();
+  } else if (std::strcmp(mode, "recurse") == 0) {
+    while (nofp::cpu_seconds() < g_until) recurse(59, 1000000);
   } else {
     while (nofp::cpu_seconds() < g_until) path_a(1000000);
   }

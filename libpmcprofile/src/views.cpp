@@ -8,22 +8,6 @@
 namespace pmcprofile {
 namespace {
 
-struct RowKeyHash {
-  size_t operator()(const TopRow& r) const {
-    uint64_t h = uint64_t{r.event} * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t{r.comm} << 32 | r.pid) * 0xC2B2AE3D27D4EB4Full;
-    h ^= (uint64_t{r.tid} << 32 | r.thread) * 0xD6E8FEB86659FD93ull;
-    h ^= (uint64_t{r.object} << 32 | r.function) * 0x165667B19E3779F9ull;
-    return static_cast<size_t>(h ^ (h >> 29));
-  }
-};
-struct RowKeyEq {
-  bool operator()(const TopRow& a, const TopRow& b) const {
-    return a.event == b.event && a.comm == b.comm && a.pid == b.pid && a.tid == b.tid &&
-           a.thread == b.thread && a.object == b.object && a.function == b.function;
-  }
-};
-
 // Subtree sums: samples through each node (children always come after their parent).
 std::vector<uint64_t> through(const Profile& p) {
   std::vector<uint64_t> t(p.self);
@@ -33,6 +17,19 @@ std::vector<uint64_t> through(const Profile& p) {
 }
 
 }  // namespace
+
+size_t TopRowKeyHash::operator()(const TopRow& r) const {
+  uint64_t h = uint64_t{r.event} * 0x9E3779B97F4A7C15ull;
+  h ^= (uint64_t{r.comm} << 32 | r.pid) * 0xC2B2AE3D27D4EB4Full;
+  h ^= (uint64_t{r.tid} << 32 | r.thread) * 0xD6E8FEB86659FD93ull;
+  h ^= (uint64_t{r.object} << 32 | r.function) * 0x165667B19E3779F9ull;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
+bool TopRowKeyEq::operator()(const TopRow& a, const TopRow& b) const {
+  return a.event == b.event && a.comm == b.comm && a.pid == b.pid && a.tid == b.tid &&
+         a.thread == b.thread && a.object == b.object && a.function == b.function;
+}
 
 FunctionLabels::FunctionLabels(const Tables& t) : labels_(t.functions.size()) {
   for (FunctionId f = 0; f < t.functions.size(); ++f) {
@@ -59,7 +56,7 @@ std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const 
 
 std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
                              const GroupBy& by, SortKey sort) {
-  std::unordered_map<TopRow, size_t, RowKeyHash, RowKeyEq> index;
+  std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
   std::vector<TopRow> rows;
   std::vector<size_t> seen;  // rows already counted in this stack
   const FunctionLabels label(t);  // rows are named and sorted by the label top prints

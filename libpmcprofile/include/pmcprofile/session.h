@@ -166,6 +166,11 @@ class Session {
   // resolved to objects; call symbolize() or symbol() for names).
   InputReport for_each_sample(const std::string& name, const std::function<void(const Sample&)>& f);
 
+  // The logs added next go into a new merged profile (the first is made by the constructor):
+  // the two sides of a comparison, whose ids stay one Session's. Not with by_file, where
+  // every log has a profile of its own already.
+  void begin_profile();
+
   // Symbolizes every frame seen so far (each distinct one once).
   void symbolize();
   const Symbolized& symbol(FrameId f);

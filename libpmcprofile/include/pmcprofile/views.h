@@ -61,6 +61,14 @@ struct TopRow {
   uint64_t total = 0;  // samples with this row anywhere in the stack (counted once each)
 };
 
+// A row's key (everything but its counts), for maps of rows.
+struct TopRowKeyHash {
+  size_t operator()(const TopRow& r) const;
+};
+struct TopRowKeyEq {
+  bool operator()(const TopRow& a, const TopRow& b) const;
+};
+
 enum class SortKey : uint8_t { self, total, name, object };
 
 // Samples of an event, counting every event id of its distinct event (Tables::distinct_events).

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <random>
@@ -329,7 +330,7 @@ TEST_F(Diff, UsageErrors) {
       {{"--diff", a, "--"}, "no new log"},
       {{"--diff", a, "--limit", "3", "--", a}, "'--limit' is an option among the base logs"},
       {{a, "--diff", a, "--", a}, "the logs go after --diff"},
-      {{"--format", "svg", "--diff", a, "--", a}, "--format svg is not made by --diff"},
+      {{"--format", "speedscope", "--diff", a, "--", a}, "--format speedscope is not made by --diff"},
       {{"--format", "callgraph", "--diff", a, "--", a}, "--format callgraph is not made by --diff"},
       {{"--format", "json", a}, "--format json needs --diff"},
       {{"--by-file", "--diff", a, "--", a}, "--by-file and --diff"},
@@ -353,6 +354,45 @@ TEST_F(Diff, JsonEscapesNames) {
   const json d = json::parse(r.out);
   ASSERT_FALSE(d["rows"].empty());
   EXPECT_NE(d["rows"][0]["comm"].get<std::string>().find('"'), std::string::npos) << r.out;
+}
+
+// svg: the new profile's shape, each frame coloured by the change of its share, both counts
+// in its hover text; read back with a pattern over each frame's <g>.
+TEST_F(Diff, SvgColoursTheFramesThatChanged) {
+  std::mt19937_64 rng(23);
+  const auto base = log("base", draws(rng, kPmcA, 10000, {{kA, 30}, {kB, 20}, {kC, 50}}));
+  const auto now = log("new", draws(rng, kPmcA, 10000, {{kA, 40}, {kB, 10}, {kC, 50}}));
+  const auto r = report({"--format", "svg", "--diff", base, "--", now});
+  ASSERT_EQ(r.status, 0) << r.err;
+  struct Drawn {
+    uint64_t samples, base, now;
+    std::string fill, verdict;
+  };
+  std::map<std::string, Drawn> frames;
+  const std::regex g(R"re(<g><title>([^\n<]+)\n(\d+) samples?, [^\n]*\nbase (\d+) \([^)]*\), new (\d+) \([^)]*\): [-+][\d.]+ points, (significant|not significant)[^<]*</title><rect [^>]*fill="(#[0-9a-f]{6})")re");
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), g); it != std::sregex_iterator(); ++it)
+    frames[(*it)[1]] = {std::stoull((*it)[2]), std::stoull((*it)[3]), std::stoull((*it)[4]),
+                        (*it)[6], (*it)[5]};
+  ASSERT_TRUE(frames.count("0x1000") && frames.count("0x2000") && frames.count("0x3000") &&
+              frames.count("0x9000"))
+      << r.out.substr(0, 4000);
+  const auto channels = [](const std::string& fill) {
+    return std::array<unsigned, 3>{static_cast<unsigned>(std::stoul(fill.substr(1, 2), nullptr, 16)),
+                                   static_cast<unsigned>(std::stoul(fill.substr(3, 2), nullptr, 16)),
+                                   static_cast<unsigned>(std::stoul(fill.substr(5, 2), nullptr, 16))};
+  };
+  const auto grew = channels(frames["0x1000"].fill), shrank = channels(frames["0x2000"].fill);
+  EXPECT_EQ(frames["0x1000"].verdict, "significant");
+  EXPECT_TRUE(grew[0] == 255 && grew[1] < 255 && grew[2] < 255) << frames["0x1000"].fill;  // red
+  EXPECT_EQ(frames["0x2000"].verdict, "significant");
+  EXPECT_TRUE(shrank[2] == 255 && shrank[0] < 255 && shrank[1] < 255) << frames["0x2000"].fill;
+  EXPECT_EQ(frames["0x3000"].verdict, "not significant");
+  EXPECT_EQ(frames["0x3000"].fill, "#e4e4e4");
+  // The caller holds every sample of both sides; the hover text's counts are the logs'.
+  EXPECT_EQ(frames["0x9000"].base, 10000u);
+  EXPECT_EQ(frames["0x9000"].now, 10000u);
+  EXPECT_EQ(frames["0x1000"].base + frames["0x2000"].base + frames["0x3000"].base, 10000u);
+  EXPECT_EQ(frames["0x1000"].samples, frames["0x1000"].now);
 }
 
 // pprof: our --diff profile read by Google's pprof gives, per function, what pprof itself

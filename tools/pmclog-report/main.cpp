@@ -301,6 +301,8 @@ int body(int argc, char** argv) {
       check(files[i]->write(
           cfg.outputs[i].kind == report::OutputKind::pprof
               ? report::format_pprof_diff(in.profiles.at(0), in.profiles.at(1), in, fo.pprof)
+          : cfg.outputs[i].kind == report::OutputKind::svg
+              ? report::format_svg_diff(in, fo.svg, cfg.diff_base, cfg.alpha)
               : report::format_diff(cfg.outputs[i].kind, d, in, cfg, fo.folded)));
     for (auto& f : files)
       if (f) check(f->commit());

@@ -225,8 +225,9 @@ bool parse_options(int argc_all, char** argv_all, Config& cfg) {
        "log or several merged: per row of top (--by), its self and total share of the event's "
        "samples on each side, the change in points, and whether the change is significant; "
        "rows sorted by the size of the change of what --sort names (self or total). Formats: "
-       "top, folded (base and new count per stack), pprof (pprof -diff_base's form: the base's "
-       "samples negative), json, github, junit")
+       "top, folded (base and new count per stack), svg (a differential flame graph: red grew, "
+       "blue shrank), pprof (pprof -diff_base's form: the base's samples negative), json, "
+       "github, junit")
       ("alpha", po::value(&alpha)->value_name("RATE"),
        "--diff: the false discovery rate of the significance marks, over all rows "
        "(Benjamini-Hochberg; default 0.01)")
@@ -359,8 +360,8 @@ bool parse_options(int argc_all, char** argv_all, Config& cfg) {
                            *kind == OutputKind::junit;
     if (diff_only && !cfg.diff) throw UsageError("--format " + k + " needs --diff BASE... -- NEW...");
     if (cfg.diff && !diff_only && *kind != OutputKind::top && *kind != OutputKind::folded &&
-        *kind != OutputKind::pprof)
-      throw UsageError("--format " + k + " is not made by --diff: give top, folded, pprof, "
+        *kind != OutputKind::pprof && *kind != OutputKind::svg)
+      throw UsageError("--format " + k + " is not made by --diff: give top, folded, svg, pprof, "
                        "json, github or junit");
     cfg.outputs.push_back({*kind});
   }

@@ -233,9 +233,9 @@ bool parse_options(int argc_all, char** argv_all, Config& cfg) {
        "(Benjamini-Hochberg; default 0.01)")
       ("fail-if", po::value(&fail_if)->composing()->value_name("EXPR"),
        "--diff: exit 3 when a significantly changed row meets EXPR, "
-       "self|total[(sym=NAME,comm=NAME,dso=NAME,event=NAME)]>|<[+|-]NUMBER[%]: self>+2 a self "
-       "share grown by more than 2 points, total(sym=f)>+5% f's total share grown by more than "
-       "5 percent of itself; repeatable")
+       "self|total[(KEY=NAME,...)] >|< [+|-]NUMBER[%] written without spaces, KEY sym, comm, "
+       "dso or event: self>+2 a self share grown by more than 2 points, total(sym=f)>+5% f's "
+       "total share grown by more than 5 percent of itself; repeatable")
       ("comm-frame", po::bool_switch(&cfg.comm_frame),
        "folded, svg: the command as the frame after the event")
       ("by-file", po::bool_switch(&cfg.profile.by_file),

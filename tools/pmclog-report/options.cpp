@@ -208,8 +208,8 @@ bool parse_options(int argc_all, char** argv_all, Config& cfg) {
   po::options_description out("Output");
   out.add_options()
       ("format", po::value(&formats)->composing()->value_name("KIND"),
-       "top (default), folded, svg, pprof, callgraph, perf-script or speedscope; "
-       "repeatable or comma-separated (top,folded)")
+       "top (default), folded, svg, pprof, callgraph, perf-script or speedscope; with --diff "
+       "also json, github or junit; repeatable or comma-separated (top,folded)")
       ("output,o", po::value(&outputs)->composing()->value_name("FILE"),
        "write the N-th --format to the N-th -o FILE (default: standard output). "
        "Deprecated: --output KIND[,KIND...], every item a kind's name, is read as --format "

@@ -52,24 +52,18 @@ double binomial_two_sided(uint64_t a, uint64_t m, double q) {
   return std::min(1.0, sum * std::exp(log_mode));
 }
 
-bool by_name_then_key(const DiffRow& a, const DiffRow& b, const FunctionLabels& label,
-                      const Tables& t, const ObjectTable& objects, bool object_first) {
-  static const std::string empty, unknown = "[unknown]";
-  const auto name = [&](const DiffRow& r) -> const std::string& {
-    return r.key.function == 0xFFFFFFFFu ? empty : label(r.key.function);
-  };
-  const auto object = [&](const DiffRow& r) -> const std::string& {
-    return r.key.object == kNoObject ? unknown : objects.peek(r.key.object).name;
-  };
-  if (object_first && object(a) != object(b)) return object(a) < object(b);
-  if (name(a) != name(b)) return name(a) < name(b);
-  if (object(a) != object(b)) return object(a) < object(b);
-  const std::string& ca = a.key.comm == 0xFFFFFFFFu ? empty : t.comms[a.key.comm];
-  const std::string& cb = b.key.comm == 0xFFFFFFFFu ? empty : t.comms[b.key.comm];
-  if (ca != cb) return ca < cb;
-  if (a.key.pid != b.key.pid) return a.key.pid < b.key.pid;
-  if (a.key.tid != b.key.tid) return a.key.tid < b.key.tid;
-  return a.key.thread < b.key.thread;
+// Each name's place in name order, so that sorting many rows compares numbers: ids
+// (0 .. n) by name(id).
+template <class Name>
+std::vector<uint32_t> name_ranks(size_t n, Name&& name) {
+  std::vector<uint32_t> ids(n);
+  std::iota(ids.begin(), ids.end(), 0u);
+  std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return name(a) < name(b); });
+  std::vector<uint32_t> rank(n);
+  for (size_t i = 0; i < n; ++i)  // equal names, one rank
+    rank[ids[i]] = i > 0 && !(name(ids[i - 1]) < name(ids[i])) ? rank[ids[i - 1]]
+                                                                : static_cast<uint32_t>(i);
+  return rank;
 }
 
 }  // namespace
@@ -153,9 +147,9 @@ DiffResult diff_profiles(const Profile& base, const Profile& now, const Tables& 
                          const ObjectTable& objects, const DiffOptions& o) {
   DiffResult out;
   out.alpha = o.alpha;
-  // The sort of top_rows does not matter here: the rows are sorted below.
-  const std::vector<TopRow> b = top_rows(base, t, objects, o.by, SortKey::name);
-  const std::vector<TopRow> n = top_rows(now, t, objects, o.by, SortKey::name);
+  const FunctionLabels label(t);
+  const std::vector<TopRow> b = top_rows_unsorted(base, t, label, o.by);
+  const std::vector<TopRow> n = top_rows_unsorted(now, t, label, o.by);
   std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
   const auto row_of = [&](const TopRow& r) -> DiffRow& {
     auto [it, fresh] = index.try_emplace(r, out.rows.size());
@@ -203,16 +197,61 @@ DiffResult diff_profiles(const Profile& base, const Profile& now, const Tables& 
     out.significant_self += d.self.significant;
     out.significant_total += d.total.significant;
   }
-  const FunctionLabels label(t);
-  std::stable_sort(out.rows.begin(), out.rows.end(), [&](const DiffRow& a, const DiffRow& c) {
-    if (a.key.event != c.key.event) return t.events[a.key.event] < t.events[c.key.event];
-    if (o.sort == SortKey::self || o.sort == SortKey::total) {
-      const DiffMeasure& ma = o.sort == SortKey::self ? a.self : a.total;
-      const DiffMeasure& mc = o.sort == SortKey::self ? c.self : c.total;
-      if (std::fabs(ma.delta) != std::fabs(mc.delta)) return std::fabs(ma.delta) > std::fabs(mc.delta);
+  // Top's order of names (event, then symbol, object, command), as ranks.
+  const std::vector<uint32_t> event_rank =
+      name_ranks(t.events.size(), [&](uint32_t e) -> const std::string& { return t.events[e]; });
+  const std::vector<uint32_t> function_rank = name_ranks(
+      t.functions.size(), [&](uint32_t f) -> const std::string& { return label(f); });
+  const std::vector<uint32_t> comm_rank =
+      name_ranks(t.comms.size(), [&](uint32_t c) -> const std::string& { return t.comms[c]; });
+  std::vector<ObjectId> object_ids;
+  for (const DiffRow& d : out.rows) object_ids.push_back(d.key.object);
+  std::sort(object_ids.begin(), object_ids.end());
+  object_ids.erase(std::unique(object_ids.begin(), object_ids.end()), object_ids.end());
+  static const std::string unknown = "[unknown]";
+  const std::vector<uint32_t> object_order =
+      name_ranks(object_ids.size(), [&](uint32_t i) -> const std::string& {
+        return object_ids[i] == kNoObject ? unknown : objects.peek(object_ids[i]).name;
+      });
+  std::unordered_map<ObjectId, uint32_t> object_rank;
+  for (size_t i = 0; i < object_ids.size(); ++i) object_rank[object_ids[i]] = object_order[i];
+  struct SortKeys {
+    uint32_t function = 0, object = 0, comm = 0;
+  };
+  std::vector<SortKeys> keys(out.rows.size());
+  for (size_t i = 0; i < out.rows.size(); ++i) {
+    const TopRow& k = out.rows[i].key;
+    // No symbol in the key: "" sorts first.
+    keys[i].function = k.function == 0xFFFFFFFFu ? 0 : function_rank[k.function] + 1;
+    keys[i].object = object_rank[k.object];
+    keys[i].comm = k.comm == 0xFFFFFFFFu ? 0 : comm_rank[k.comm] + 1;
+  }
+  const bool by_delta = o.sort == SortKey::self || o.sort == SortKey::total;
+  std::vector<uint32_t> order(out.rows.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t ia, uint32_t ic) {
+    const DiffRow& a = out.rows[ia];
+    const DiffRow& c = out.rows[ic];
+    if (a.key.event != c.key.event) return event_rank[a.key.event] < event_rank[c.key.event];
+    if (by_delta) {
+      const double da = std::fabs(o.sort == SortKey::self ? a.self.delta : a.total.delta);
+      const double dc = std::fabs(o.sort == SortKey::self ? c.self.delta : c.total.delta);
+      if (da != dc) return da > dc;
     }
-    return by_name_then_key(a, c, label, t, objects, o.sort == SortKey::object);
+    const SortKeys& ka = keys[ia];
+    const SortKeys& kc = keys[ic];
+    if (o.sort == SortKey::object && ka.object != kc.object) return ka.object < kc.object;
+    if (ka.function != kc.function) return ka.function < kc.function;
+    if (ka.object != kc.object) return ka.object < kc.object;
+    if (ka.comm != kc.comm) return ka.comm < kc.comm;
+    if (a.key.pid != c.key.pid) return a.key.pid < c.key.pid;
+    if (a.key.tid != c.key.tid) return a.key.tid < c.key.tid;
+    return a.key.thread < c.key.thread;
   });
+  std::vector<DiffRow> sorted;
+  sorted.reserve(out.rows.size());
+  for (uint32_t i : order) sorted.push_back(out.rows[i]);
+  out.rows = std::move(sorted);
   return out;
 }
 

@@ -54,12 +54,11 @@ std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const 
   return n;
 }
 
-std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
-                             const GroupBy& by, SortKey sort) {
+std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
+                                      const FunctionLabels& label, const GroupBy& by) {
   std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
   std::vector<TopRow> rows;
   std::vector<size_t> seen;  // rows already counted in this stack
-  const FunctionLabels label(t);  // rows are named and sorted by the label top prints
   // Without the object in the key, one name is one row whatever object holds it (the same
   // function in two builds of a program, in a fleet view).
   std::vector<FunctionId> canon(t.functions.size());
@@ -103,6 +102,13 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
       }
     }
   }
+  return rows;
+}
+
+std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
+                             const GroupBy& by, SortKey sort) {
+  const FunctionLabels label(t);  // rows are named and sorted by the label top prints
+  std::vector<TopRow> rows = top_rows_unsorted(p, t, label, by);
   const auto name = [&](const TopRow& r) -> const std::string& {
     static const std::string empty;
     return r.function == 0xFFFFFFFFu ? empty : label(r.function);

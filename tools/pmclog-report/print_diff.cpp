@@ -1,6 +1,7 @@
 #include "print_diff.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -17,14 +18,22 @@ using pmcprofile::DiffPresence;
 using pmcprofile::DiffRow;
 using pmcprofile::ProfileView;
 
-std::string fixed(double v, const char* f = "%.2f") {
-  char b[32];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
+// Numbers as printf's %.2f, %+.2f and %.3g print them, through to_chars: a diff prints
+// several per row, and printf's parsing of the format cost more than the rest of a row.
+std::string number(double v, std::chars_format form, int precision, bool plus = false) {
+  char b[64];
+  char* at = b;
+  if (v == 0) v = 0;  // -0 prints as 0
+  if (plus && v >= 0) *at++ = '+';
+  return std::string(b, std::to_chars(at, b + sizeof b, v, form, precision).ptr);
 }
+std::string fixed(double v) { return number(v, std::chars_format::fixed, 2); }
 std::string pct(double v) { return fixed(v) + "%"; }
-std::string signed_points(double v) { return fixed(v, "%+.2f"); }
-std::string ratio_text(double r) { return std::isinf(r) ? "new" : fixed(r, "%.3g") + "x"; }
+std::string signed_points(double v) { return number(v, std::chars_format::fixed, 2, true); }
+std::string general(double v, int precision) {
+  return number(v, std::chars_format::general, precision);
+}
+std::string ratio_text(double r) { return std::isinf(r) ? "new" : general(r, 3) + "x"; }
 
 const char* presence_text(DiffPresence p) {
   switch (p) {
@@ -38,7 +47,7 @@ const char* presence_text(DiffPresence p) {
 std::string summary_line(const pmcprofile::DiffResult& d) {
   return std::to_string(d.tested) + " rows tested; " + std::to_string(d.significant_self) +
          " self and " + std::to_string(d.significant_total) +
-         " total changes significant at a false discovery rate of " + fixed(d.alpha, "%g") +
+         " total changes significant at a false discovery rate of " + general(d.alpha, 6) +
          " (Benjamini-Hochberg)";
 }
 
@@ -90,9 +99,8 @@ void json_number(std::string& out, double v) {
     out += "null";  // a ratio from a zero share: JSON has no infinity
     return;
   }
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  out += b;
+  char b[64];
+  out.append(b, std::to_chars(b, b + sizeof b, v).ptr);  // the shortest text that reads back as v
 }
 
 void json_measure(std::string& out, const DiffMeasure& m) {
@@ -170,7 +178,7 @@ std::string row_text(const DiffRow& r, const ProfileView& in, const Config& cfg)
 std::string change_text(const DiffMeasure& m, const char* what) {
   return std::string(what) + " " + pct(m.base_share) + " -> " + pct(m.new_share) + " (" +
          signed_points(m.delta) + " points, " + ratio_text(m.ratio) + ", q=" +
-         fixed(m.q, "%.3g") + ")";
+         general(m.q, 3) + ")";
 }
 
 std::string format_github(const DiffReport& rep, const ProfileView& in, const Config& cfg) {

@@ -16,14 +16,6 @@ std::string pct(uint64_t n, uint64_t of) {
   return b;
 }
 
-std::string pad_left(const std::string& s, size_t w) {
-  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
-}
-std::string pad_right(const std::string& s, size_t w) {
-  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
-}
-
-
 }  // namespace
 
 void append_key_heads(std::vector<std::string>& head, const pmcprofile::GroupBy& by) {
@@ -64,15 +56,17 @@ std::string table_text(const std::vector<std::string>& head,
     for (const auto& row : rows) w[c] = std::max(w[c], row[c].size());
   }
   std::string out;
+  // Appended in place: a profile of many distinct functions prints a row per function.
   const auto emit = [&](const std::vector<std::string>& row, bool header) {
-    std::string l = header ? "# " : "  ";
+    out += header ? "# " : "  ";
     for (size_t c = 0; c < row.size(); ++c) {
-      l += c == 0 ? "" : "  ";
-      const bool last = c + 1 == row.size();
-      if (c < numbers) l += pad_left(row[c], w[c]);
-      else l += last ? row[c] : pad_right(row[c], w[c]);
+      if (c != 0) out += "  ";
+      const size_t pad = w[c] - row[c].size();
+      if (c < numbers) out.append(pad, ' ');
+      out += row[c];
+      if (c >= numbers && c + 1 != row.size()) out.append(pad, ' ');
     }
-    out += l + "\n";
+    out += '\n';
   };
   emit(head, true);
   for (const auto& row : rows) emit(row, false);

@@ -80,6 +80,10 @@ std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const 
 // function at the leaf takes the self samples.
 std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
                              const GroupBy& by, SortKey sort);
+// The same rows in no order, for a caller that sorts its own (the diff): `label` is the
+// Tables' (rows without the object in the key are one per label).
+std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
+                                      const FunctionLabels& label, const GroupBy& by);
 
 // Every distinct stack of a profile at function level, root first, once per leaf node with
 // samples: f(context id, functions, self samples). Inlined calls are kept with `inlines`

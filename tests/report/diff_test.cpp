@@ -294,6 +294,9 @@ TEST_F(Diff, FailIfExitsThreeWhenATrippedRowGrew) {
   EXPECT_EQ(r.status, 0) << r.err;
   r = report({"--by", "sym", "--fail-if", "self(sym=0x2000)>+2", "--diff", base, "--", now});
   EXPECT_EQ(r.status, 0) << r.err;
+  r = report({"--by", "sym", "--fail-if", "self(sym=nosuch(int, char),event=cpu-clock)>+2",
+              "--diff", base, "--", now});
+  EXPECT_EQ(r.status, 0) << r.err;  // a name with parentheses and a comma: parsed, not found
   r = report({"--by", "sym", "--fail-if", "self<-10", "--diff", base, "--", now});
   EXPECT_EQ(r.status, 3) << r.err;
   // The same logs on both sides: nothing can trip.
@@ -393,6 +396,33 @@ TEST_F(Diff, SvgColoursTheFramesThatChanged) {
   EXPECT_EQ(frames["0x9000"].now, 10000u);
   EXPECT_EQ(frames["0x1000"].base + frames["0x2000"].base + frames["0x3000"].base, 10000u);
   EXPECT_EQ(frames["0x1000"].samples, frames["0x1000"].now);
+}
+
+// Two recorded runs of one program, a quarter and then three quarters of each round in
+// split::work_a: the diff finds the half of the samples that moved from work_b to work_a.
+TEST_F(Diff, RecordedRunsFindTheTimeThatMoved) {
+  const auto record = [&](const std::string& name, const std::string& share) {
+    const std::string out = dir.file(name);
+    const auto r = reptest::run({RECORD_EXE, "-o", out, "--", WORKLOAD_SPLIT, "0.8", share});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return out;
+  };
+  const std::string base = record("quarter.pmclog", "0.25");
+  const std::string now = record("three.pmclog", "0.75");
+  const json d = diff_json({base}, {now});
+  const json* a = row(d, "split::work_a(unsigned long)");
+  const json* b = row(d, "split::work_b(unsigned long)");
+  ASSERT_TRUE(a && b) << d.dump();
+  // Each function's share of the run's samples moves by 50 points; startup and the clock's
+  // calls take a few, the timer's sampling a few more.
+  EXPECT_NEAR((*a)["self"]["delta"].get<double>(), +50, 12) << d.dump();
+  EXPECT_NEAR((*b)["self"]["delta"].get<double>(), -50, 12) << d.dump();
+  EXPECT_TRUE((*a)["self"]["significant"].get<bool>());
+  EXPECT_TRUE((*b)["self"]["significant"].get<bool>());
+  const auto r = report({"--by", "sym", "--fail-if", "self(sym=split::work_a(unsigned long))>+20",
+                         "--diff", base, "--", now});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("split::work_a(unsigned long): self "), std::string::npos) << r.err;
 }
 
 // pprof: our --diff profile read by Google's pprof gives, per function, what pprof itself

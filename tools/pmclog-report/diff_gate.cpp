@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include "pmcprofile/objects.h"
 #include "tool_error.h"
@@ -31,12 +32,20 @@ Gate parse_gate(const std::string& text) {
   else bad(text, "'" + measure + "' is not self or total");
   at = measure.size();
   if (at < text.size() && text[at] == '(') {
-    const size_t close = text.find(')', at);
-    if (close == std::string::npos) bad(text, "no ')' after the '('");
+    // Names hold parentheses, commas and angle brackets (C++ signatures, templates): the
+    // list ends at the last ')', and an item starts only where a key and '=' follow a ','.
+    const size_t close = text.rfind(')');
+    if (close == std::string::npos || close < at) bad(text, "no ')' after the '('");
     const std::string inside = text.substr(at + 1, close - at - 1);
+    const auto key_at = [&](size_t i) {
+      for (const char* k : {"sym=", "symbol=", "comm=", "dso=", "object=", "event="})
+        if (inside.compare(i, std::strlen(k), k) == 0) return true;
+      return false;
+    };
     size_t from = 0;
     while (from <= inside.size()) {
       size_t comma = inside.find(',', from);
+      while (comma != std::string::npos && !key_at(comma + 1)) comma = inside.find(',', comma + 1);
       if (comma == std::string::npos) comma = inside.size();
       const std::string item = inside.substr(from, comma - from);
       const size_t eq = item.find('=');

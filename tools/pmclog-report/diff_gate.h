@@ -3,7 +3,8 @@
 //   MEASURE[(KEY=VALUE[,KEY=VALUE...])] OP [+|-]NUMBER[%]
 //
 // MEASURE is self or total (the row's share of its event's samples); KEY is sym (symbol),
-// comm, dso (object) or event, matched exactly as top prints the column; OP is > or <;
+// comm, dso (object) or event, matched exactly as top prints the column (a NAME may hold
+// parentheses and commas: the list ends at the last ')'); OP is > or <;
 // NUMBER alone is a change in points of share (self>+2: grew by more than 2 points),
 // NUMBER% a relative change of the share (total(sym=f)>+5%: grew by more than 5 percent).
 // Only rows whose change of that measure is significant can trip a condition.

@@ -148,28 +148,28 @@ DiffResult diff_profiles(const Profile& base, const Profile& now, const Tables& 
   DiffResult out;
   out.alpha = o.alpha;
   const FunctionLabels label(t);
-  const std::vector<TopRow> b = top_rows_unsorted(base, t, label, o.by);
-  const std::vector<TopRow> n = top_rows_unsorted(now, t, label, o.by);
-  std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
-  const auto row_of = [&](const TopRow& r) -> DiffRow& {
-    auto [it, fresh] = index.try_emplace(r, out.rows.size());
-    if (fresh) {
-      DiffRow d;
-      d.key = r;
-      d.key.self = d.key.total = 0;
-      out.rows.push_back(d);
+  {  // each side's rows and the index live only while the rows are matched
+    std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
+    const auto row_of = [&](const TopRow& r) -> DiffRow& {
+      auto [it, fresh] = index.try_emplace(r, out.rows.size());
+      if (fresh) {
+        DiffRow d;
+        d.key = r;
+        d.key.self = d.key.total = 0;
+        out.rows.push_back(d);
+      }
+      return out.rows[it->second];
+    };
+    for (const TopRow& r : top_rows_unsorted(base, t, label, o.by)) {
+      DiffRow& d = row_of(r);
+      d.self.base = r.self;
+      d.total.base = r.total;
     }
-    return out.rows[it->second];
-  };
-  for (const TopRow& r : b) {
-    DiffRow& d = row_of(r);
-    d.self.base = r.self;
-    d.total.base = r.total;
-  }
-  for (const TopRow& r : n) {
-    DiffRow& d = row_of(r);
-    d.self.now = d.key.self = r.self;
-    d.total.now = d.key.total = r.total;
+    for (const TopRow& r : top_rows_unsorted(now, t, label, o.by)) {
+      DiffRow& d = row_of(r);
+      d.self.now = d.key.self = r.self;
+      d.total.now = d.key.total = r.total;
+    }
   }
   // Each distinct event once, by its first id (top_rows keys rows by it).
   std::map<uint32_t, DiffEvent> events;
@@ -248,10 +248,22 @@ DiffResult diff_profiles(const Profile& base, const Profile& now, const Tables& 
     if (a.key.tid != c.key.tid) return a.key.tid < c.key.tid;
     return a.key.thread < c.key.thread;
   });
-  std::vector<DiffRow> sorted;
-  sorted.reserve(out.rows.size());
-  for (uint32_t i : order) sorted.push_back(out.rows[i]);
-  out.rows = std::move(sorted);
+  // rows[k] = old rows[order[k]], in place, cycle by cycle: no second copy of the rows.
+  std::vector<bool> placed(order.size(), false);
+  for (size_t start = 0; start < order.size(); ++start) {
+    if (placed[start]) continue;
+    const DiffRow first = out.rows[start];
+    for (size_t k = start;;) {
+      placed[k] = true;
+      const size_t from = order[k];
+      if (from == start) {
+        out.rows[k] = first;
+        break;
+      }
+      out.rows[k] = out.rows[from];
+      k = from;
+    }
+  }
   return out;
 }
 

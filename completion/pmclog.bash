@@ -20,9 +20,10 @@ _pmclog_args_pmclog_record="--event --period --freq --depth --pid --duration --o
 _pmclog_flags_pmclog_record="--help --version --user-only --container --user-callchain
   --fallback --count --per-process --list-events --all-cpus --quiet"
 _pmclog_args_pmclog_report="--format --output --by --sort --limit --min-width --width
-  --title --callgraph-depth --max-stacks --jobs --pid --tid --comm --event --cpu --from --to --sysroot --symfs
+  --title --callgraph-depth --max-stacks --jobs --alpha --fail-if --pid --tid --comm --event --cpu
+  --from --to --sysroot --symfs
   --kernel --debug-dir --libpmc --generation --address-width --address-slot --byte-order --time-width"
-_pmclog_flags_pmclog_report="--help --version --comm-frame --by-file --icicle --reverse
+_pmclog_flags_pmclog_report="--help --version --comm-frame --by-file --icicle --reverse --diff
   --no-progress --user-only --kernel-only --ibs --no-kallsyms --no-demangle --lines --inline
   --keep-going"
 
@@ -63,7 +64,7 @@ _pmclog_values() {  # TOOL LONG-OPTION
     *:--address-width | *:--address-slot | *:--time-width) echo "4 8" ;;
     pmclog-dump:--format) echo "text pmcstat jsonl explain json" ;;
     pmclog-validate:--format) echo "text json github junit" ;;
-    pmclog-report:--format) echo "list:top folded svg pprof callgraph perf-script speedscope" ;;
+    pmclog-report:--format) echo "list:top folded svg pprof callgraph perf-script speedscope json github junit" ;;
     pmclog-report:--by) echo "list:comm pid tid thread object dso symbol sym" ;;
     pmclog-report:--sort) echo "self total name object" ;;
     pmclog-record:--event)

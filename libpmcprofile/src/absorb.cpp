@@ -125,7 +125,7 @@ void Session::absorb(Session&& later) {
       profiles_.back().absorb(p, ids);
     }
   } else {
-    profiles_[0].absorb(later.profiles_[0], ids);
+    profiles_.back().absorb(later.profiles_[0], ids);  // the current one (begin_profile)
   }
   for (const Profile& p : profiles_) stacks_ += p.nodes.size();
   const auto either = [](std::vector<bool>& a, const std::vector<bool>& b) {

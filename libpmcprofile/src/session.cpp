@@ -35,6 +35,10 @@ std::vector<std::string> Session::unmatched_events() const {
   return out;
 }
 
+void Session::begin_profile() {
+  if (!opt_.by_file) profiles_.emplace_back();
+}
+
 InputReport Session::add_log(const std::string& name, const std::function<void(const Sample&)>& also) {
   if (opt_.by_file) {
     profiles_.emplace_back();

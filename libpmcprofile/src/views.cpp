@@ -8,22 +8,6 @@
 namespace pmcprofile {
 namespace {
 
-struct RowKeyHash {
-  size_t operator()(const TopRow& r) const {
-    uint64_t h = uint64_t{r.event} * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t{r.comm} << 32 | r.pid) * 0xC2B2AE3D27D4EB4Full;
-    h ^= (uint64_t{r.tid} << 32 | r.thread) * 0xD6E8FEB86659FD93ull;
-    h ^= (uint64_t{r.object} << 32 | r.function) * 0x165667B19E3779F9ull;
-    return static_cast<size_t>(h ^ (h >> 29));
-  }
-};
-struct RowKeyEq {
-  bool operator()(const TopRow& a, const TopRow& b) const {
-    return a.event == b.event && a.comm == b.comm && a.pid == b.pid && a.tid == b.tid &&
-           a.thread == b.thread && a.object == b.object && a.function == b.function;
-  }
-};
-
 // Subtree sums: samples through each node (children always come after their parent).
 std::vector<uint64_t> through(const Profile& p) {
   std::vector<uint64_t> t(p.self);
@@ -33,6 +17,19 @@ std::vector<uint64_t> through(const Profile& p) {
 }
 
 }  // namespace
+
+size_t TopRowKeyHash::operator()(const TopRow& r) const {
+  uint64_t h = uint64_t{r.event} * 0x9E3779B97F4A7C15ull;
+  h ^= (uint64_t{r.comm} << 32 | r.pid) * 0xC2B2AE3D27D4EB4Full;
+  h ^= (uint64_t{r.tid} << 32 | r.thread) * 0xD6E8FEB86659FD93ull;
+  h ^= (uint64_t{r.object} << 32 | r.function) * 0x165667B19E3779F9ull;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
+bool TopRowKeyEq::operator()(const TopRow& a, const TopRow& b) const {
+  return a.event == b.event && a.comm == b.comm && a.pid == b.pid && a.tid == b.tid &&
+         a.thread == b.thread && a.object == b.object && a.function == b.function;
+}
 
 FunctionLabels::FunctionLabels(const Tables& t) : labels_(t.functions.size()) {
   for (FunctionId f = 0; f < t.functions.size(); ++f) {
@@ -57,12 +54,11 @@ std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const 
   return n;
 }
 
-std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
-                             const GroupBy& by, SortKey sort) {
-  std::unordered_map<TopRow, size_t, RowKeyHash, RowKeyEq> index;
+std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
+                                      const FunctionLabels& label, const GroupBy& by) {
+  std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
   std::vector<TopRow> rows;
   std::vector<size_t> seen;  // rows already counted in this stack
-  const FunctionLabels label(t);  // rows are named and sorted by the label top prints
   // Without the object in the key, one name is one row whatever object holds it (the same
   // function in two builds of a program, in a fleet view).
   std::vector<FunctionId> canon(t.functions.size());
@@ -106,6 +102,13 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
       }
     }
   }
+  return rows;
+}
+
+std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
+                             const GroupBy& by, SortKey sort) {
+  const FunctionLabels label(t);  // rows are named and sorted by the label top prints
+  std::vector<TopRow> rows = top_rows_unsorted(p, t, label, by);
   const auto name = [&](const TopRow& r) -> const std::string& {
     static const std::string empty;
     return r.function == 0xFFFFFFFFu ? empty : label(r.function);

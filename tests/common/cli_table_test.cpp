@@ -393,6 +393,15 @@ std::vector<Case> table() {
               {"--format", "svg", "--icicle", "--reverse", "--min-width", "0.5", "--width", "800",
                "--title", "t", "--comm-frame", "--output", "flame.svg", "log.pmclog"}),
            [](Case& c) { c.creates = {"flame.svg"}; }));
+  // One log on both sides: no change can be significant, so the gate holds.
+  add(ok("report_diff", kReport,
+         {"--alpha", "0.05", "--fail-if", "self>+2", "--fail-if", "total(sym=main)>+5%", "--diff",
+          "log.pmclog", "--", "log.pmclog"}));
+  add(usage("report_diff_bad_fail_if", kReport,
+            {"--fail-if", "self>>2", "--diff", "log.pmclog", "--", "log.pmclog"},
+            {"--fail-if", "not a number"}));
+  add(usage("report_diff_no_separator", kReport, {"--diff", "log.pmclog", "l3.pmclog"},
+            {"--diff", "'--'"}));
   add(ok("report_callgraph", kReport, {"--format", "callgraph", "-z", "4", "log.pmclog"}));
   add(ok("report_callgraph_long", kReport, {"--format", "callgraph", "--callgraph-depth", "4", "log.pmclog"}));
   add(ok("report_by_file", kReport, {"--format", "folded", "--by-file", "l3.pmclog", "log.pmclog"}));

@@ -96,7 +96,7 @@ expect "comm,dso comm,object comm,pid comm,sym comm,symbol comm,thread comm,tid"
 expect "" pmclog-report --by comm,pid,co
 expect "--by=comm,pid,dso" pmclog-report --by=comm,pid,d
 expect "" pmclog-report --format top,t
-expect "folded,top,callgraph folded,top,perf-script folded,top,pprof folded,top,speedscope folded,top,svg" \
+expect "folded,top,callgraph folded,top,github folded,top,json folded,top,junit folded,top,perf-script folded,top,pprof folded,top,speedscope folded,top,svg" \
   pmclog-report --format folded,top,
 got=$(run pmclog-record -e cycles,)
 [[ " $got " != *" cycles,cycles "* && " $got " == *" cycles,task-clock "* ]] ||

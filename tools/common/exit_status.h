@@ -8,8 +8,9 @@ enum class Exit : int {
   bad_data = 1,  // the input is damaged or invalid (pmclog-validate: a problem was found)
   usage = 2,     // a bad option or value, found before any work
   io = 2,        // an input that cannot be read (missing, a folder), an output that failed
-  // The report's gate (a --fail-if condition held) would take 3: not 0, 1 or 2, so that a CI
-  // script can tell "worse" from "broken".
+  // The report's gate (pmclog-report --diff --fail-if: a condition held): not 0, 1 or 2, so
+  // that a CI script can tell "worse" from "broken".
+  gate = 3,
   // pmclog-record's own statuses, as env(1) and timeout(1) have them, apart from the
   // command's status, which it passes through:
   tool_failed = 125,  // pmclog-record itself failed while the command ran

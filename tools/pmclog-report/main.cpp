@@ -18,6 +18,7 @@
 #include "pmclog/open.h"
 #include "pmclog/text.h"
 #include "print_callgraph.h"
+#include "print_diff.h"
 #include "print_folded.h"
 #include "print_perf_script.h"
 #include "print_pprof.h"
@@ -117,6 +118,9 @@ const char* kind_name(report::OutputKind k) {
     case OutputKind::callgraph: return "callgraph";
     case OutputKind::perf_script: return "perf-script";
     case OutputKind::speedscope: return "speedscope";
+    case OutputKind::json: return "json";
+    case OutputKind::github: return "github";
+    case OutputKind::junit: return "junit";
   }
   return "?";
 }
@@ -270,12 +274,18 @@ int body(int argc, char** argv) {
   };
   // perf-script prints samples in input order as they are read: one input at a time.
   const unsigned jobs = cfg.jobs != 0 ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // --diff: the new logs go into a second profile, in the same tables as the base's.
+  const auto begin_side = [&](size_t k) {
+    if (cfg.diff && k == cfg.diff_base) session.begin_profile();
+  };
   if (jobs > 1 && cfg.inputs.size() > 1 && !each_sample) {
     progress.set_label("reading " + std::to_string(cfg.inputs.size()) + " inputs");
-    report::read_in_parallel(session, cfg.profile, cfg.inputs, jobs, take);
+    report::read_in_parallel(session, cfg.profile, cfg.inputs, jobs, begin_side, take);
     progress.clear();
   } else {
-    for (const auto& in : cfg.inputs) {
+    for (size_t k = 0; k < cfg.inputs.size(); ++k) {
+      const std::string& in = cfg.inputs[k];
+      begin_side(k);
       progress.set_label("reading " + pmclog::input_display_name(in));
       const pmcprofile::InputReport r =
           each_sample ? session.add_log_named(in, each_sample) : session.add_log(in);
@@ -302,6 +312,24 @@ int body(int argc, char** argv) {
     if (w) w->finish();
   const pmcprofile::ProfileView in = session.view();
   const report::FormatOptions fo = report::format_options(cfg, in);
+  if (cfg.diff) {
+    const report::DiffReport d = report::make_diff(cfg, in);
+    for (size_t i = 0; i < cfg.outputs.size(); ++i)
+      check(files[i]->write(
+          cfg.outputs[i].kind == report::OutputKind::pprof
+              ? report::format_pprof_diff(in.profiles.at(0), in.profiles.at(1), in, fo.pprof)
+          : cfg.outputs[i].kind == report::OutputKind::svg
+              ? report::format_svg_diff(in, fo.svg, cfg.diff_base, cfg.alpha)
+              : report::format_diff(cfg.outputs[i].kind, d, in, cfg, fo.folded)));
+    for (auto& f : files)
+      if (f) check(f->commit());
+    report_errors();
+    for (const auto& t : d.tripped)
+      for (size_t r : t.rows) diag().error(report::describe_tripped(*t.gate, d.result.rows[r], in, cfg));
+    // A broken run (a damaged or missing log) says so before the gate: its figures are partial.
+    if (status == Exit::ok && d.failed()) return tools::code(Exit::gate);
+    return tools::code(status);
+  }
 
   bool top_written = false;
   for (size_t i = 0; i < cfg.outputs.size(); ++i) {

@@ -26,11 +26,14 @@ namespace {
 
 constexpr const char* kTool = "pmclog-report";
 
-constexpr const char* kKindList = "top, folded, svg, pprof, callgraph, perf-script or speedscope";
+constexpr const char* kKindList =
+    "top, folded, svg, pprof, callgraph, perf-script, speedscope, or with --diff json, github "
+    "or junit";
 
 constexpr cli::HelpText kHelp{
     kTool,
-    "Usage: pmclog-report [options] [LOG...]\n",
+    "Usage: pmclog-report [options] [LOG...]\n"
+    "       pmclog-report [options] --diff BASE_LOG... -- NEW_LOG...\n",
     R"txt(Where the time goes, from hwpmc(4) logs of any generation, address width and byte order:
 replays the address spaces, symbolizes every frame (elfutils) and prints the functions by
 samples (top), folded stacks, a flame-graph SVG, a pprof profile, pmcstat -G's call graph,
@@ -53,12 +56,18 @@ messages; gzip, zstd, xz and bzip2 input is read as is.
   pmclog-report --sysroot /freebsd-root --kernel /freebsd-root/boot/kernel/kernel x.pmclog
   zstd -dc x.pmclog.zst | pmclog-report       from a pipe
   pmclog-report --generation L3 --address-width 4 --byte-order big old.pmclog
+  pmclog-report --diff before.pmclog -- after.pmclog
+                                              the rows whose share changed, significance marked
+  pmclog-report --fail-if 'self>+2' --format github --diff a1.log a2.log -- b.log
+                                              a CI gate: exit 3 when a significant row's self
+                                              share grew by more than 2 points
 )txt",
     R"txt(  0  the report was written
   1  a log was empty or damaged (the report covers what was good), or the logs held
      more than --max-stacks distinct stacks (nothing is written)
   2  usage error, a log that cannot be opened (missing, a folder), or an output that
      could not be written
+  3  --diff: a --fail-if condition held (the rows that tripped it are printed)
 )txt"};
 
 std::vector<std::string> split_commas(const std::vector<std::string>& in) {
@@ -112,6 +121,9 @@ std::optional<OutputKind> kind_named(const std::string& k) {
   if (k == "callgraph") return OutputKind::callgraph;
   if (k == "perf-script") return OutputKind::perf_script;
   if (k == "speedscope") return OutputKind::speedscope;
+  if (k == "json") return OutputKind::json;
+  if (k == "github") return OutputKind::github;
+  if (k == "junit") return OutputKind::junit;
   return std::nullopt;
 }
 
@@ -142,9 +154,51 @@ bool is_by_key(const std::string& k) {
          k == "dso" || k == "symbol" || k == "sym";
 }
 
+// --diff BASE... -- NEW...: the logs after --diff are taken off the command line before
+// Boost reads it, which would take "--" as the end of options and lose the split.
+std::vector<char*> split_diff(int argc, char** argv, Config& cfg) {
+  std::vector<char*> rest(argv, argv + argc);
+  int at = 1;
+  for (; at < argc; ++at) {
+    const std::string a = argv[at];
+    if (a == "--") return rest;  // no --diff before the end of options
+    if (a == "--diff") break;
+  }
+  if (at == argc) return rest;
+  cfg.diff = true;
+  rest.resize(static_cast<size_t>(at));
+  std::vector<std::string> base, now;
+  bool second = false;
+  for (int i = at + 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (!second && a == "--") {
+      second = true;
+      continue;
+    }
+    if (!second && a.size() > 1 && a[0] == '-')
+      throw UsageError("--diff: '" + a + "' is an option among the base logs: options come "
+                       "before --diff (--diff BASE... -- NEW...)");
+    (second ? now : base).push_back(a);
+  }
+  if (!second)
+    throw UsageError("--diff: no '--' after the base logs (--diff BASE... -- NEW...)");
+  if (base.empty()) throw UsageError("--diff: no base log before '--' (--diff BASE... -- NEW...)");
+  if (now.empty()) throw UsageError("--diff: no new log after '--' (--diff BASE... -- NEW...)");
+  cfg.diff_base = base.size();
+  cfg.inputs = std::move(base);
+  cfg.inputs.insert(cfg.inputs.end(), now.begin(), now.end());
+  return rest;
+}
+
 }  // namespace
 
-bool parse_options(int argc, char** argv, Config& cfg) {
+bool parse_options(int argc_all, char** argv_all, Config& cfg) {
+  std::vector<char*> kept = split_diff(argc_all, argv_all, cfg);
+  const int argc = static_cast<int>(kept.size());
+  char** argv = kept.data();
+  const std::vector<std::string> diff_inputs = cfg.inputs;
+  std::vector<std::string> fail_if;
+  std::string alpha;
   std::vector<std::string> formats, outputs, files, pids, tids, cpus, comms, events, debug_dirs;
   std::string sort = "self", by = "comm,object,symbol", sysroot, kernel, limit, from, to;
   std::string min_width, width, depth, max_stacks, jobs;
@@ -154,8 +208,8 @@ bool parse_options(int argc, char** argv, Config& cfg) {
   po::options_description out("Output");
   out.add_options()
       ("format", po::value(&formats)->composing()->value_name("KIND"),
-       "top (default), folded, svg, pprof, callgraph, perf-script or speedscope; "
-       "repeatable or comma-separated (top,folded)")
+       "top (default), folded, svg, pprof, callgraph, perf-script or speedscope; with --diff "
+       "also json, github or junit; repeatable or comma-separated (top,folded)")
       ("output,o", po::value(&outputs)->composing()->value_name("FILE"),
        "write the N-th --format to the N-th -o FILE (default: standard output). "
        "Deprecated: --output KIND[,KIND...], every item a kind's name, is read as --format "
@@ -167,6 +221,21 @@ bool parse_options(int argc, char** argv, Config& cfg) {
        "top: order rows by self (default), total, name or object")
       ("limit", po::value(&limit)->value_name("N"),
        "top: at most N rows per event (default: all)")
+      ("diff", "--diff BASE... -- NEW... (options before it): compare two runs, each side one "
+       "log or several merged: per row of top (--by), its self and total share of the event's "
+       "samples on each side, the change in points, and whether the change is significant; "
+       "rows sorted by the size of the change of what --sort names (self or total). Formats: "
+       "top, folded (base and new count per stack), svg (a differential flame graph: red grew, "
+       "blue shrank), pprof (pprof -diff_base's form: the base's samples negative), json, "
+       "github, junit")
+      ("alpha", po::value(&alpha)->value_name("RATE"),
+       "--diff: the false discovery rate of the significance marks, over all rows "
+       "(Benjamini-Hochberg; default 0.01)")
+      ("fail-if", po::value(&fail_if)->composing()->value_name("EXPR"),
+       "--diff: exit 3 when a significantly changed row meets EXPR, "
+       "self|total[(KEY=NAME,...)] >|< [+|-]NUMBER[%] written without spaces, KEY sym, comm, "
+       "dso or event: self>+2 a self share grown by more than 2 points, total(sym=f)>+5% f's "
+       "total share grown by more than 5 percent of itself; repeatable")
       ("comm-frame", po::bool_switch(&cfg.comm_frame),
        "folded, svg: the command as the frame after the event")
       ("by-file", po::bool_switch(&cfg.profile.by_file),
@@ -255,6 +324,20 @@ bool parse_options(int argc, char** argv, Config& cfg) {
   if (cli::print_help_or_version(vm, kHelp, visible, pmclog::tools::standard_output().stream()))
     return false;
   cfg.profile.hint = cli::abi_hint(abi);
+  if (cfg.diff && !cfg.inputs.empty() && cfg.inputs != diff_inputs)
+    throw UsageError("--diff: the logs go after --diff (--diff BASE... -- NEW...), not before it");
+  if (!cfg.diff) {
+    if (!fail_if.empty()) throw UsageError("--fail-if needs --diff BASE... -- NEW...");
+    if (!alpha.empty()) throw UsageError("--alpha needs --diff BASE... -- NEW...");
+  }
+  for (const auto& e : fail_if) cfg.fail_if.push_back(parse_gate(e));
+  if (!alpha.empty()) {
+    char* end = nullptr;
+    const double v = std::strtod(alpha.c_str(), &end);
+    if (end == alpha.c_str() || *end != '\0' || !(v > 0 && v < 1))
+      throw UsageError("--alpha: '" + alpha + "' is not a rate between 0 and 1 (e.g. 0.01)");
+    cfg.alpha = v;
+  }
   cli::default_to_stdin(cfg.inputs, "log");
   std::vector<std::string> kinds;
   files.clear();  // in command-line order, -o, --output FILE and --out-file alike
@@ -276,6 +359,13 @@ bool parse_options(int argc, char** argv, Config& cfg) {
   for (const auto& k : split_commas(kinds)) {
     const auto kind = kind_named(k);
     if (!kind) throw UsageError("--format: '" + k + "' is not " + kKindList);
+    const bool diff_only = *kind == OutputKind::json || *kind == OutputKind::github ||
+                           *kind == OutputKind::junit;
+    if (diff_only && !cfg.diff) throw UsageError("--format " + k + " needs --diff BASE... -- NEW...");
+    if (cfg.diff && !diff_only && *kind != OutputKind::top && *kind != OutputKind::folded &&
+        *kind != OutputKind::pprof && *kind != OutputKind::svg)
+      throw UsageError("--format " + k + " is not made by --diff: give top, folded, svg, pprof, "
+                       "json, github or junit");
     cfg.outputs.push_back({*kind});
   }
   if (cfg.outputs.empty()) cfg.outputs.push_back({OutputKind::top});
@@ -284,6 +374,8 @@ bool parse_options(int argc, char** argv, Config& cfg) {
                      std::to_string(cfg.outputs.size()) +
                      " --format kinds (the N-th -o is the file of the N-th --format)");
   for (size_t i = 0; i < files.size(); ++i) cfg.outputs[i].file = files[i];
+  if (cfg.diff && cfg.profile.by_file)
+    throw UsageError("--by-file and --diff: a diff merges each side's logs into one profile");
   for (const auto& o : cfg.outputs)
     if (o.kind == OutputKind::pprof && cfg.profile.by_file && o.file == "-")
       throw UsageError("--format pprof with --by-file writes one file per input: give -o FOLDER");

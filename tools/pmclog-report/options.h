@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "diff_gate.h"
 #include "pmcprofile/pmu_events.h"
 #include "pmcprofile/session.h"
 #include "pmcprofile/views.h"
@@ -12,7 +13,8 @@
 
 namespace report {
 
-enum class OutputKind { top, folded, svg, pprof, callgraph, perf_script, speedscope };
+// json, github and junit are --diff's only.
+enum class OutputKind { top, folded, svg, pprof, callgraph, perf_script, speedscope, json, github, junit };
 
 struct Output {
   OutputKind kind = OutputKind::top;
@@ -38,6 +40,11 @@ struct Config {
   size_t callgraph_depth = 32;  // callgraph: frames per chain, the leaf included (pmcstat -z)
   std::string libpmc_file;          // --libpmc
   pmcprofile::LibpmcOption libpmc;  // read by main: profile.pmu_events points in here
+  // --diff BASE... -- NEW...: `inputs` holds both sides, the base's `diff_base` first.
+  bool diff = false;
+  size_t diff_base = 0;
+  double alpha = 0.01;
+  std::vector<Gate> fail_if;
 };
 
 // Fills `cfg`; false when --help or --version was printed (the run ends with 0). A bad

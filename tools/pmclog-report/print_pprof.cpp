@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -87,10 +88,37 @@ struct MappingUse {
   bool all_resolved = true;
 };
 
+// A profile's samples, counted with a sign: -1 for --diff's base, as pprof -diff_base
+// subtracts it.
+struct Part {
+  const pmcprofile::Profile* profile;
+  int64_t sign;
+};
+
+std::string build(std::span<const Part> parts, const pmcprofile::ProfileView& in,
+                  const PprofOptions& o);
+
 }  // namespace
 
 std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
                          const PprofOptions& o) {
+  const Part part{&p, 1};
+  return build({&part, 1}, in, o);
+}
+
+// pprof -diff_base's profile made at once: the new samples, and the base's with negative
+// values and the label pprof::base=true, as pprof marks the base samples it merges in.
+std::string format_pprof_diff(const pmcprofile::Profile& base, const pmcprofile::Profile& now,
+                              const pmcprofile::ProfileView& in, const PprofOptions& o) {
+  const Part parts[] = {{&now, 1}, {&base, -1}};
+  return build(parts, in, o);
+}
+
+namespace {
+
+std::string build(std::span<const Part> parts, const pmcprofile::ProfileView& in,
+                  const PprofOptions& o) {
+  const pmcprofile::Profile& first = *parts.front().profile;
   const pmcprofile::Tables& t = in.tables;
   const bool inlines = o.inlines;
   const bool lines = o.lines;
@@ -99,7 +127,11 @@ std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::Profile
 
   // Sample types: the distinct events with samples here, in name order as top prints them.
   const pmcprofile::DistinctEvents& d = t.distinct_events;
-  const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples({&p, 1}, t);
+  std::vector<uint64_t> samples(d.first.size(), 0);
+  for (const Part& part : parts) {
+    const std::vector<uint64_t> n = pmcprofile::distinct_event_samples({part.profile, 1}, t);
+    for (size_t e = 0; e < n.size(); ++e) samples[e] += n[e];
+  }
   std::vector<uint32_t> typed;
   for (uint32_t e : d.by_name)
     if (samples[e] != 0) typed.push_back(e);
@@ -203,47 +235,52 @@ std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::Profile
   // key without one, so its views name them as before, and a 0 is kept.
   const int64_t k_pid = str.id("pid"), k_tid = str.id("tid"), k_cpu = str.id("cpu");
   const int64_t k_comm = str.id("comm"), k_thread = str.id("thread"), k_file = str.id("file");
-  const int64_t this_file = p.name.empty() ? 0 : str.id(safe(p.name));
+  const int64_t this_file = first.name.empty() ? 0 : str.id(safe(first.name));
   const int types = prof.sample_type_size();
   std::vector<pmcprofile::ObjectId> objects_seen;
-  for (pmcprofile::NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
-    const uint64_t n = p.self[leaf];
-    if (n == 0 || p.is_root(leaf)) continue;
-    pp::Sample* smp = prof.add_sample();
-    objects_seen.clear();
-    pmcprofile::NodeId at = leaf;
-    for (; !p.is_root(at); at = p.nodes[at].parent) {
-      const pmcprofile::FrameId fid = p.nodes[at].value;
-      smp->add_location_id(location(fid));
-      const pmcprofile::ObjectId o = t.frames[fid].where.object;
-      if (o != pmcprofile::kNoObject &&
-          std::find(objects_seen.begin(), objects_seen.end(), o) == objects_seen.end()) {
-        objects_seen.push_back(o);
-        mappings[o].samples += n;
+  for (const Part& part : parts) {
+    const pmcprofile::Profile& p = *part.profile;
+    for (pmcprofile::NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
+      const uint64_t n = p.self[leaf];
+      if (n == 0 || p.is_root(leaf)) continue;
+      pp::Sample* smp = prof.add_sample();
+      objects_seen.clear();
+      pmcprofile::NodeId at = leaf;
+      for (; !p.is_root(at); at = p.nodes[at].parent) {
+        const pmcprofile::FrameId fid = p.nodes[at].value;
+        smp->add_location_id(location(fid));
+        const pmcprofile::ObjectId o = t.frames[fid].where.object;
+        if (o != pmcprofile::kNoObject &&
+            std::find(objects_seen.begin(), objects_seen.end(), o) == objects_seen.end()) {
+          objects_seen.push_back(o);
+          mappings[o].samples += n;
+        }
       }
+      const pmcprofile::Context& c = t.context_of(p.nodes[at].value);
+      const int type = type_of[d.of[c.event]];
+      for (int k = 0; k < types; ++k)
+        smp->add_value(k == type ? part.sign * static_cast<int64_t>(n) : 0);
+      const auto num = [&](int64_t key, int64_t v) {
+        pp::Label* l = smp->add_label();
+        l->set_key(key);
+        l->set_num(v);
+        l->set_num_unit(key);
+      };
+      const auto text = [&](int64_t key, int64_t v) {
+        pp::Label* l = smp->add_label();
+        l->set_key(key);
+        l->set_str(v);
+      };
+      num(k_pid, c.pid);
+      num(k_tid, c.tid);
+      text(k_comm, str.id(safe(t.comms[c.comm])));
+      if (c.thread != 0 && !t.threads[c.thread].empty()) text(k_thread, str.id(safe(t.threads[c.thread])));
+      if (c.cpu != pmcprofile::Context::kNoCpu) num(k_cpu, c.cpu);
+      if (!p.name.empty()) text(k_file, this_file);
+      else if (c.input != pmcprofile::Context::kNoInput && c.input < t.inputs.size())
+        text(k_file, str.id(safe(t.inputs[c.input])));
+      if (part.sign < 0) text(str.id("pprof::base"), str.id("true"));
     }
-    const pmcprofile::Context& c = t.context_of(p.nodes[at].value);
-    const int type = type_of[d.of[c.event]];
-    for (int k = 0; k < types; ++k) smp->add_value(k == type ? static_cast<int64_t>(n) : 0);
-    const auto num = [&](int64_t key, int64_t v) {
-      pp::Label* l = smp->add_label();
-      l->set_key(key);
-      l->set_num(v);
-      l->set_num_unit(key);
-    };
-    const auto text = [&](int64_t key, int64_t v) {
-      pp::Label* l = smp->add_label();
-      l->set_key(key);
-      l->set_str(v);
-    };
-    num(k_pid, c.pid);
-    num(k_tid, c.tid);
-    text(k_comm, str.id(safe(t.comms[c.comm])));
-    if (c.thread != 0 && !t.threads[c.thread].empty()) text(k_thread, str.id(safe(t.threads[c.thread])));
-    if (c.cpu != pmcprofile::Context::kNoCpu) num(k_cpu, c.cpu);
-    if (!p.name.empty()) text(k_file, this_file);
-    else if (c.input != pmcprofile::Context::kNoInput && c.input < t.inputs.size())
-      text(k_file, str.id(safe(t.inputs[c.input])));
   }
 
   // Mappings, the main binary first (pprof's rule for mapping[0]): of the programs a
@@ -301,5 +338,7 @@ std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::Profile
   if (!prof.SerializeToString(&raw)) throw std::runtime_error("pprof: the profile could not be encoded");
   return gzip(raw);
 }
+
+}  // namespace
 
 }  // namespace report

@@ -15,4 +15,9 @@ struct PprofOptions {
 std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
                          const PprofOptions& o);
 
+// --diff: the new profile with the base subtracted, as pprof -diff_base BASE NEW computes it
+// (the base's samples with negative values).
+std::string format_pprof_diff(const pmcprofile::Profile& base, const pmcprofile::Profile& now,
+                              const pmcprofile::ProfileView& in, const PprofOptions& o);
+
 }  // namespace report

@@ -1,9 +1,13 @@
 // The flame graph drawn: the layout's frames written as SVG, with the page script.
 #include "print_svg.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "flamegraph_js.h"  // generated from flamegraph.js (embed_text.cmake)
+#include "pmcprofile/diff.h"
 #include "pmcprofile/views.h"
 #include "svg_geometry.h"
 #include "svg_layout.h"
@@ -48,16 +52,22 @@ std::string colour(FrameKind k, std::string_view name) {
   return buf;
 }
 
-// --title, else "Flame graph: EVENTS (INPUTS)".
+std::string joined(std::span<const std::string> names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// --title, else "WHAT: EVENTS (INPUTS)".
 std::string graph_title(const pmcprofile::Tables& t, const std::vector<uint64_t>& samples,
-                        const SvgDrawing& o) {
+                        const SvgDrawing& o, const char* what, const std::string& inputs) {
   std::string title = o.title;
   if (title.empty()) {
-    std::string evs, ins;
+    std::string evs;
     for (size_t e = 0; e < samples.size(); ++e)
       if (samples[e] != 0) evs += (evs.empty() ? "" : ", ") + t.events[t.distinct_events.first[e]];
-    for (const auto& in : t.inputs) ins += (ins.empty() ? "" : ", ") + in;
-    title = "Flame graph: " + (evs.empty() ? std::string("no samples") : evs) + " (" + ins + ")";
+    title = std::string(what) + ": " + (evs.empty() ? std::string("no samples") : evs) + " (" +
+            inputs + ")";
   }
   return svg::clean(title);
 }
@@ -150,8 +160,18 @@ void write_head(std::string& out, const Page& p, const std::string& title, const
   text(out, "matched", p.width - svg::kPad, p.height - svg::kFontSize, "");
 }
 
-// One frame: its hover text (name; samples and share; object), its box and its label.
-void write_frame(std::string& out, const SvgLayout& layout, const SvgFrame& f, const Page& p) {
+// The colour hook: how each frame (by index in the layout) is filled, and a line its hover
+// text adds. Empty: colour() of its kind and name, no line.
+struct Paint {
+  std::vector<std::string> fill;
+  std::vector<std::string> note;
+};
+
+// One frame: its hover text (name; samples and share; the paint's note; object), its box
+// and its label.
+void write_frame(std::string& out, const SvgLayout& layout, size_t index, const Page& p,
+                 const Paint& paint) {
+  const SvgFrame& f = layout.frames[index];
   const SvgFrame& base = layout.frames[f.share_of];
   out += "<g><title>";
   append_xml(out, f.name);
@@ -162,6 +182,10 @@ void write_frame(std::string& out, const SvgLayout& layout, const SvgFrame& f, c
   if (f.share_of != 0) {
     out += " of ";
     append_xml(out, base.name);
+  }
+  if (!paint.note.empty()) {
+    out += '\n';
+    append_xml(out, paint.note[index]);
   }
   if (!f.about.empty()) {
     out += '\n';
@@ -175,7 +199,7 @@ void write_frame(std::string& out, const SvgLayout& layout, const SvgFrame& f, c
   out += "\" width=\"";
   append_number(out, f.width);
   out += "\" height=\"15\" fill=\"";
-  out += colour(f.kind, f.name);
+  out += paint.fill.empty() ? colour(f.kind, f.name) : paint.fill[index];
   out += "\"/>";
   const std::string label = svg::fit_label(f.name, f.width);
   if (!label.empty()) {
@@ -210,13 +234,13 @@ void write_script(std::string& out, const SvgLayout& layout, const Page& p, cons
 }
 
 std::string render(const SvgLayout& layout, const std::string& title, const std::string& sub,
-                   const SvgDrawing& o) {
+                   const SvgDrawing& o, const Paint& paint = {}) {
   const Page p = page(layout, o);
   std::string out;
   out.reserve(4096 + layout.frames.size() * 160);
   write_head(out, p, title, sub);
   out += "<g id=\"frames\">\n";
-  for (const SvgFrame& f : layout.frames) write_frame(out, layout, f, p);  // reads like the tree
+  for (size_t i = 0; i < layout.frames.size(); ++i) write_frame(out, layout, i, p, paint);
   out += "</g>\n";
   write_script(out, layout, p, o);
   out += "</svg>\n";
@@ -232,7 +256,95 @@ std::string format_svg(const pmcprofile::ProfileView& in, const SvgOptions& opti
   // The tree is gone before the drawing starts: the layout holds what is drawn.
   const SvgLayout layout = svg::layout_frames(svg::merge_stacks(in, options),
                                              static_cast<double>(o.width), o.min_width);
-  return render(layout, graph_title(t, samples, o), graph_subtitle(t, samples, layout, o), o);
+  return render(layout, graph_title(t, samples, o, "Flame graph", joined(t.inputs)),
+                graph_subtitle(t, samples, layout, o), o);
+}
+
+namespace {
+
+// --diff's paint: each frame's share of its event's samples (or of all) on both sides,
+// tested as top's rows are, Benjamini-Hochberg over the frames drawn; red where the share
+// grew, blue where it shrank, deeper the larger the change (against the largest), a neutral
+// grey where the change is not significant.
+Paint diff_paint(const SvgLayout& layout, double alpha, size_t& tested, size_t& significant) {
+  const std::vector<SvgFrame>& fr = layout.frames;
+  const auto share = [](uint64_t x, uint64_t n) {
+    return n == 0 ? 0.0 : 100.0 * static_cast<double>(x) / static_cast<double>(n);
+  };
+  std::vector<double> delta(fr.size(), 0), ps;
+  std::vector<size_t> at;
+  for (size_t i = 0; i < fr.size(); ++i) {
+    const SvgFrame& of = fr[fr[i].share_of];
+    delta[i] = share(fr[i].samples, of.samples) - share(fr[i].base_samples, of.base_samples);
+    if (fr[i].share_of == i || i == 0) continue;  // the base of its own share: 100% both sides
+    ps.push_back(pmcprofile::two_proportion_p(fr[i].base_samples, of.base_samples, fr[i].samples,
+                                              of.samples));
+    at.push_back(i);
+  }
+  const std::vector<double> q = pmcprofile::benjamini_hochberg(ps);
+  std::vector<bool> sig(fr.size(), false);
+  std::vector<double> qs(fr.size(), 1);
+  double largest = 0;
+  for (size_t k = 0; k < at.size(); ++k) {
+    qs[at[k]] = q[k];
+    sig[at[k]] = q[k] <= alpha && delta[at[k]] != 0;
+    if (sig[at[k]]) largest = std::max(largest, std::fabs(delta[at[k]]));
+  }
+  tested = at.size();
+  significant = static_cast<size_t>(std::count(sig.begin(), sig.end(), true));
+  Paint paint;
+  for (size_t i = 0; i < fr.size(); ++i) {
+    const SvgFrame& of = fr[fr[i].share_of];
+    char fill[8] = "#e4e4e4";
+    if (sig[i]) {
+      const double s = 0.15 + 0.85 * std::fabs(delta[i]) / largest;  // a faint change still shows
+      const auto light = static_cast<unsigned>(235 - 195 * s);
+      std::snprintf(fill, sizeof fill, "#%02x%02x%02x", delta[i] > 0 ? 255u : light, light,
+                    delta[i] > 0 ? light : 255u);
+    }
+    paint.fill.emplace_back(fill);
+    char note[160];
+    std::snprintf(note, sizeof note, "base %llu (%.2f%%), new %llu (%.2f%%): %+.2f points, %s",
+                  static_cast<unsigned long long>(fr[i].base_samples),
+                  share(fr[i].base_samples, of.base_samples),
+                  static_cast<unsigned long long>(fr[i].samples), share(fr[i].samples, of.samples),
+                  delta[i], sig[i] ? "significant" : "not significant");
+    std::string line = note;
+    if (sig[i]) {
+      std::snprintf(note, sizeof note, " (q=%.3g)", qs[i]);
+      line += note;
+    }
+    paint.note.push_back(std::move(line));
+  }
+  return paint;
+}
+
+}  // namespace
+
+std::string format_svg_diff(const pmcprofile::ProfileView& in, const SvgOptions& options,
+                            size_t base_inputs, double alpha) {
+  const SvgDrawing& o = options.drawing;
+  const pmcprofile::Tables& t = in.tables;
+  const std::vector<uint64_t> samples =
+      pmcprofile::distinct_event_samples({&in.profiles.at(1), 1}, t);
+  const std::vector<uint64_t> base =
+      pmcprofile::distinct_event_samples({&in.profiles.at(0), 1}, t);
+  const SvgLayout layout = svg::layout_frames(svg::merge_diff_stacks(in, options),
+                                             static_cast<double>(o.width), o.min_width);
+  size_t tested = 0, significant = 0;
+  const Paint paint = diff_paint(layout, alpha, tested, significant);
+  const std::span<const std::string> inputs(t.inputs);
+  const size_t split = std::min(base_inputs, inputs.size());
+  const std::string title =
+      graph_title(t, samples, o, "Differential flame graph",
+                  joined(inputs.subspan(split)) + " against " + joined(inputs.first(split)));
+  uint64_t base_all = 0;
+  for (uint64_t n : base) base_all += n;
+  std::string sub = graph_subtitle(t, samples, layout, o);
+  sub += "; base: " + std::to_string(base_all) + " samples; red: share grew, blue: shrank; " +
+         std::to_string(significant) + " of " + std::to_string(tested) +
+         " frames changed significantly";
+  return render(layout, title, svg::clean(sub), o, paint);
 }
 
 }  // namespace report

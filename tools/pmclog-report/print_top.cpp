@@ -16,15 +16,62 @@ std::string pct(uint64_t n, uint64_t of) {
   return b;
 }
 
-std::string pad_left(const std::string& s, size_t w) {
-  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
-}
-std::string pad_right(const std::string& s, size_t w) {
-  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
-}
-
-
 }  // namespace
+
+void append_key_heads(std::vector<std::string>& head, const pmcprofile::GroupBy& by) {
+  if (by.comm) head.push_back("Command");
+  if (by.pid) head.push_back("Pid");
+  if (by.tid) head.push_back("Tid");
+  if (by.thread) head.push_back("Thread");
+  if (by.object) head.push_back("Object");
+  if (by.symbol) head.push_back("Symbol");
+}
+
+void append_key_cells(std::vector<std::string>& c, const pmcprofile::TopRow& r,
+                      const pmcprofile::ProfileView& in, const pmcprofile::GroupBy& by,
+                      const pmcprofile::FunctionLabels& label) {
+  const pmcprofile::Tables& t = in.tables;
+  // Names from the log and from ELF files are untrusted text: escaped.
+  if (by.comm) c.push_back(pmclog::terminal_safe(t.comms[r.comm]));
+  if (by.pid) c.push_back(std::to_string(r.pid));
+  if (by.tid) c.push_back(std::to_string(r.tid));
+  if (by.thread) {
+    // perf's comm-tid: the name THR_CREATE gave the thread, else the tid alone.
+    const std::string& name = t.threads[r.thread];
+    c.push_back(name.empty() ? std::to_string(r.tid)
+                             : pmclog::terminal_safe(name) + ":" + std::to_string(r.tid));
+  }
+  if (by.object)
+    c.push_back(r.object == pmcprofile::kNoObject
+                    ? "[unknown]"
+                    : pmclog::terminal_safe(in.objects.peek(r.object).name));
+  if (by.symbol) c.push_back(pmclog::terminal_safe(label(r.function)));
+}
+
+std::string table_text(const std::vector<std::string>& head,
+                       const std::vector<std::vector<std::string>>& rows, size_t numbers) {
+  std::vector<size_t> w(head.size());
+  for (size_t c = 0; c < head.size(); ++c) {
+    w[c] = head[c].size();
+    for (const auto& row : rows) w[c] = std::max(w[c], row[c].size());
+  }
+  std::string out;
+  // Appended in place: a profile of many distinct functions prints a row per function.
+  const auto emit = [&](const std::vector<std::string>& row, bool header) {
+    out += header ? "# " : "  ";
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c != 0) out += "  ";
+      const size_t pad = w[c] - row[c].size();
+      if (c < numbers) out.append(pad, ' ');
+      out += row[c];
+      if (c >= numbers && c + 1 != row.size()) out.append(pad, ' ');
+    }
+    out += '\n';
+  };
+  emit(head, true);
+  for (const auto& row : rows) emit(row, false);
+  return out;
+}
 
 std::string format_top(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,
                        const TopOptions& o) {
@@ -51,50 +98,15 @@ std::string format_top(const pmcprofile::Profile& p, const pmcprofile::ProfileVi
       const pmcprofile::TopRow& r = rows[k];
       std::vector<std::string> c{std::to_string(r.self), pct(r.self, total),
                                  std::to_string(r.total), pct(r.total, total)};
-      // Names from the log and from ELF files are untrusted text: escaped.
-      if (by.comm) c.push_back(pmclog::terminal_safe(t.comms[r.comm]));
-      if (by.pid) c.push_back(std::to_string(r.pid));
-      if (by.tid) c.push_back(std::to_string(r.tid));
-      if (by.thread) {
-        // perf's comm-tid: the name THR_CREATE gave the thread, else the tid alone.
-        const std::string& name = t.threads[r.thread];
-        c.push_back(name.empty() ? std::to_string(r.tid)
-                                 : pmclog::terminal_safe(name) + ":" + std::to_string(r.tid));
-      }
-      if (by.object)
-        c.push_back(r.object == pmcprofile::kNoObject
-                        ? "[unknown]"
-                        : pmclog::terminal_safe(in.objects.peek(r.object).name));
-      if (by.symbol) c.push_back(pmclog::terminal_safe(label(r.function)));
+      append_key_cells(c, r, in, by, label);
       cells.push_back(std::move(c));
     }
     std::vector<std::string> head{"Self", "Self%", "Total", "Total%"};
-    if (by.comm) head.push_back("Command");
-    if (by.pid) head.push_back("Pid");
-    if (by.tid) head.push_back("Tid");
-    if (by.thread) head.push_back("Thread");
-    if (by.object) head.push_back("Object");
-    if (by.symbol) head.push_back("Symbol");
-    std::vector<size_t> w(head.size());
-    for (size_t c = 0; c < head.size(); ++c) {
-      w[c] = head[c].size();
-      for (const auto& row : cells) w[c] = std::max(w[c], row[c].size());
-    }
+    append_key_heads(head, by);
     out += "# Event: " + t.events[ev] + ", " + std::to_string(total) + " samples";
     if (shown < j - i) out += " (top " + std::to_string(shown) + " of " + std::to_string(j - i) + " rows)";
     out += "\n";
-    const auto emit = [&](const std::vector<std::string>& row, bool header) {
-      std::string l = header ? "# " : "  ";
-      for (size_t c = 0; c < row.size(); ++c) {
-        l += c == 0 ? "" : "  ";
-        const bool last = c + 1 == row.size();
-        if (c < 4) l += pad_left(row[c], w[c]);
-        else l += last ? row[c] : pad_right(row[c], w[c]);
-      }
-      out += l + "\n";
-    };
-    emit(head, true);
-    for (const auto& row : cells) emit(row, false);
+    out += table_text(head, cells, 4);
     out += "\n";
     i = j;
   }

@@ -22,6 +22,7 @@ struct Slot {
 
 void read_in_parallel(pmcprofile::Session& into, const pmcprofile::Options& opt,
                       const std::vector<std::string>& inputs, unsigned jobs,
+                      const std::function<void(size_t)>& before,
                       const std::function<void(const std::string&, const pmcprofile::InputReport&)>& done) {
   pmcprofile::Options quiet = opt;
   quiet.progress = nullptr;  // one progress line, not a thread each writing its own
@@ -73,6 +74,7 @@ void read_in_parallel(pmcprofile::Session& into, const pmcprofile::Options& opt,
       cv.wait(lock, [&] { return slots[k].ready; });
       slot = std::move(slots[k]);
     }
+    before(k);
     into.absorb(std::move(*slot.session));
     slot.session.reset();
     if (opt.max_stacks != 0 && into.stack_nodes() > opt.max_stacks && !slot.report.stack_cap) {

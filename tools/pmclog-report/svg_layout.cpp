@@ -62,7 +62,8 @@ SvgLayout layout_frames(const FrameTree& tree, double width, double min_width) {
     if (at.node != 0 && w < min_width) continue;  // with its callees, narrower still
     frame_of[at.node] = static_cast<uint32_t>(out.frames.size());
     const FrameLabel& l = tree.labels()[n.label];
-    out.frames.push_back({at.x, w, n.depth, l.name, l.about, l.kind, n.total, frame_of[n.base]});
+    out.frames.push_back(
+        {at.x, w, n.depth, l.name, l.about, l.kind, n.total, frame_of[n.base], n.base_total});
     out.max_depth = std::max(out.max_depth, n.depth);
     // Only drawn frames need their callees sorted and placed.
     const auto ch = children.of(at.node);

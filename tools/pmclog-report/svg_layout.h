@@ -19,6 +19,7 @@ struct SvgFrame {
   FrameKind kind = FrameKind::user;  // with the name, picks the colour
   uint64_t samples = 0;              // the frame's own and its callees'
   uint32_t share_of = 0;  // the frame whose samples the percentage is of: an event's, else the root (0)
+  uint64_t base_samples = 0;  // --diff: the base's samples on the same path
 };
 
 struct SvgLayout {

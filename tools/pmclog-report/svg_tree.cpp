@@ -25,6 +25,11 @@ uint32_t FrameTree::child(uint32_t parent, uint32_t label, bool is_event) {
   return it->second;
 }
 
+uint32_t FrameTree::find(uint32_t parent, uint32_t label) const {
+  const auto it = child_ids_.find(uint64_t{parent} << 32 | label);
+  return it == child_ids_.end() ? kNone : it->second;
+}
+
 void FrameTree::reserve(size_t nodes) {
   child_ids_.reserve(nodes);
   nodes_.reserve(nodes + 1);
@@ -33,7 +38,10 @@ void FrameTree::reserve(size_t nodes) {
 void FrameTree::finish() {
   child_ids_ = {};
   // One pass from the last node: children come after their parents.
-  for (size_t k = nodes_.size(); k-- > 1;) nodes_[nodes_[k].parent].total += nodes_[k].total;
+  for (size_t k = nodes_.size(); k-- > 1;) {
+    nodes_[nodes_[k].parent].total += nodes_[k].total;
+    nodes_[nodes_[k].parent].base_total += nodes_[k].base_total;
+  }
 }
 
 namespace {
@@ -62,37 +70,52 @@ uint32_t function_label(FrameTree& tree, const pmcprofile::ProfileView& in,
   });
 }
 
-// The frames a context adds under `at`: its event (several events), its command
-// (--comm-frame). Returns the node the functions go under.
-uint32_t context_frames(FrameTree& tree, const pmcprofile::Tables& t, const SvgOptions& o,
-                        uint32_t at, const pmcprofile::Context& c) {
+// The labels of a stack's frames under the input's: its event (several events), its
+// command (--comm-frame), then its functions (from the leaf with drawing.reverse).
+void stack_labels(FrameTree& tree, const pmcprofile::ProfileView& in, const SvgOptions& o,
+                  const pmcprofile::Context& c, std::span<const pmcprofile::FunctionRef> stack,
+                  std::vector<uint32_t>& path) {
+  const pmcprofile::Tables& t = in.tables;
+  path.clear();
   if (o.event_frame) {
     const uint32_t e = t.distinct_events.of[c.event];
-    const uint32_t l = tree.label(FrameKind::event, e, [&] {
+    path.push_back(tree.label(FrameKind::event, e, [&] {
       return FrameLabel{clean(t.events[t.distinct_events.first[e]]), FrameKind::event, "event"};
-    });
-    at = tree.child(at, l, true);
+    }));
   }
-  if (o.comm_frame) {
-    const uint32_t l = tree.label(FrameKind::comm, c.comm, [&] {
+  if (o.comm_frame)
+    path.push_back(tree.label(FrameKind::comm, c.comm, [&] {
       return FrameLabel{clean(t.comms[c.comm]), FrameKind::comm, "command"};
-    });
-    at = tree.child(at, l);
-  }
-  return at;
+    }));
+  const size_t functions = path.size();
+  for (const auto& r : stack) path.push_back(function_label(tree, in, r));
+  if (o.drawing.reverse)  // leaf at the base
+    std::reverse(path.begin() + static_cast<std::ptrdiff_t>(functions), path.end());
+}
+
+// Adds every stack of `p` under `top`.
+void add_profile(FrameTree& tree, const pmcprofile::ProfileView& in, const SvgOptions& o,
+                 const pmcprofile::Profile& p, uint32_t top) {
+  std::vector<uint32_t> path;
+  auto add = [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
+    stack_labels(tree, in, o, in.tables.context_of(ctx), stack, path);
+    uint32_t at = top;
+    // An event's frame is the base of the percentages under it.
+    for (uint32_t l : path) at = tree.child(at, l, tree.labels()[l].kind == FrameKind::event);
+    tree.add_samples(at, n);
+  };
+  pmcprofile::for_each_function_stack(p, in.tables, o.inlines, add);
 }
 
 }  // namespace
 
 FrameTree merge_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o) {
   const std::vector<pmcprofile::Profile>& ps = in.profiles;
-  const pmcprofile::Tables& t = in.tables;
   const bool by_file = ps.size() > 1 || (!ps.empty() && !ps.front().name.empty());
   FrameTree tree;
   size_t guess = 0;
   for (const auto& p : ps) guess += p.nodes.size();
   tree.reserve(guess);
-  std::vector<uint32_t> path;
   for (size_t pi = 0; pi < ps.size(); ++pi) {
     const pmcprofile::Profile& p = ps[pi];
     uint32_t top = 0;
@@ -100,16 +123,29 @@ FrameTree merge_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o) {
       top = tree.child(0, tree.label(FrameKind::input, pi, [&] {
         return FrameLabel{clean(p.name), FrameKind::input, "input"};
       }));
-    auto add = [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
-      uint32_t at = context_frames(tree, t, o, top, t.context_of(ctx));
-      path.clear();
-      for (const auto& r : stack) path.push_back(function_label(tree, in, r));
-      if (o.drawing.reverse) std::reverse(path.begin(), path.end());  // leaf at the base
-      for (uint32_t l : path) at = tree.child(at, l);
-      tree.add_samples(at, n);
-    };
-    pmcprofile::for_each_function_stack(p, t, o.inlines, add);
+    add_profile(tree, in, o, p, top);
   }
+  tree.finish();
+  return tree;
+}
+
+FrameTree merge_diff_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o) {
+  const pmcprofile::Profile& base = in.profiles.at(0);
+  FrameTree tree;
+  tree.reserve(in.profiles.at(1).nodes.size());
+  add_profile(tree, in, o, in.profiles.at(1), 0);
+  std::vector<uint32_t> path;
+  auto add = [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
+    stack_labels(tree, in, o, in.tables.context_of(ctx), stack, path);
+    uint32_t at = 0;
+    for (uint32_t l : path) {
+      const uint32_t next = tree.find(at, l);
+      if (next == FrameTree::kNone) break;
+      at = next;
+    }
+    tree.add_base_samples(at, n);
+  };
+  pmcprofile::for_each_function_stack(base, in.tables, o.inlines, add);
   tree.finish();
   return tree;
 }

@@ -30,6 +30,7 @@ struct TreeNode {
   uint32_t depth = 0;
   uint32_t base = 0;   // the node whose samples percentages are of (its event, else the root)
   uint64_t total = 0;  // self samples while the tree is built, then with the callees'
+  uint64_t base_total = 0;  // --diff: the same of the base's stacks through this frame
 };
 
 // Node 0 is the root, labelled 0 ("all"); a child always comes after its parent.
@@ -54,7 +55,11 @@ class FrameTree {
   // The child of `parent` labelled `label`, made if new. An event's frame (`is_event`) is
   // the base of the percentages of the frames under it.
   uint32_t child(uint32_t parent, uint32_t label, bool is_event = false);
+  // The child of `parent` labelled `label`, or kNone; never makes one.
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  uint32_t find(uint32_t parent, uint32_t label) const;
   void add_samples(uint32_t node, uint64_t n) { nodes_[node].total += n; }
+  void add_base_samples(uint32_t node, uint64_t n) { nodes_[node].base_total += n; }
   void reserve(size_t nodes);
   // Ends the merging: every caller's total now holds its callees' samples.
   void finish();
@@ -73,5 +78,10 @@ class FrameTree {
 // event (SvgOptions::event_frame), the command (comm_frame), then the functions (from the leaf
 // with drawing.reverse).
 FrameTree merge_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o);
+
+// --diff: the tree of the new profile (in.profiles[1]), each frame with the base's
+// (in.profiles[0]) samples on the same path as base_total. A base stack that leaves the new
+// shape counts up to the last frame the two share.
+FrameTree merge_diff_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o);
 
 }  // namespace report::svg

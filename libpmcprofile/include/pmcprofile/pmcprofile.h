@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pmcprofile/address_space.h"
+#include "pmcprofile/diff.h"
 #include "pmcprofile/objects.h"
 #include "pmcprofile/pmu_events.h"
 #include "pmcprofile/profile.h"

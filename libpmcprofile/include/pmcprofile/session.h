@@ -173,6 +173,10 @@ class Session {
   void absorb(Session&& later);
   // The stack-table nodes of every profile (what Options::max_stacks caps).
   size_t stack_nodes() const { return stacks_; }
+  // The logs added next go into a new merged profile (the first is made by the constructor):
+  // the two sides of a comparison, whose ids stay one Session's. Not with by_file, where
+  // every log has a profile of its own already.
+  void begin_profile();
 
   // Symbolizes every frame seen so far (each distinct one once).
   void symbolize();

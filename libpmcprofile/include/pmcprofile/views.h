@@ -61,6 +61,14 @@ struct TopRow {
   uint64_t total = 0;  // samples with this row anywhere in the stack (counted once each)
 };
 
+// A row's key (everything but its counts), for maps of rows.
+struct TopRowKeyHash {
+  size_t operator()(const TopRow& r) const;
+};
+struct TopRowKeyEq {
+  bool operator()(const TopRow& a, const TopRow& b) const;
+};
+
 enum class SortKey : uint8_t { self, total, name, object };
 
 // Samples of an event, counting every event id of its distinct event (Tables::distinct_events).
@@ -72,6 +80,10 @@ std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const 
 // function at the leaf takes the self samples.
 std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
                              const GroupBy& by, SortKey sort);
+// The same rows in no order, for a caller that sorts its own (the diff): `label` is the
+// Tables' (rows without the object in the key are one per label).
+std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
+                                      const FunctionLabels& label, const GroupBy& by);
 
 // Every distinct stack of a profile at function level, root first, once per leaf node with
 // samples: f(context id, functions, self samples). Inlined calls are kept with `inlines`

@@ -398,6 +398,54 @@ TEST_F(Diff, SvgColoursTheFramesThatChanged) {
   EXPECT_EQ(frames["0x1000"].samples, frames["0x1000"].now);
 }
 
+// As a browser draws it: Chromium's screenshot of the diff's SVG has the grown frame red,
+// the shrunk one blue and the unchanged one grey, in the middle of each rectangle.
+TEST_F(Diff, ChromiumDrawsGrownRedAndShrunkBlue) {
+  if (std::string(CHROMIUM_EXE).empty() || std::string(PYTHON_EXE).empty())
+    GTEST_SKIP() << "chromium or python3 is missing: they render the SVG and read its pixels";
+  std::mt19937_64 rng(29);
+  const auto base = log("base", draws(rng, kPmcA, 10000, {{kA, 30}, {kB, 20}, {kC, 50}}));
+  const auto now = log("new", draws(rng, kPmcA, 10000, {{kA, 40}, {kB, 10}, {kC, 50}}));
+  const std::string svg = dir.file("diff.svg");
+  auto r = report({"--format", "svg", "-o", svg, "--diff", base, "--", now});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = reptest::slurp(svg);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, std::regex(R"re(<svg [^>]*height="(\d+))re"))) << text.substr(0, 300);
+  const std::string height = m[1];  // a short window is cut short: 600 px, white below it
+  // Each function's rectangle: x, y, width.
+  std::map<std::string, std::array<double, 3>> at;
+  const std::regex g(R"re(<g><title>(0x[0-9a-f]+)\n[^<]*</title><rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)")re");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), g); it != std::sregex_iterator(); ++it)
+    at[(*it)[1]] = {std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4])};
+  ASSERT_TRUE(at.count("0x1000") && at.count("0x2000") && at.count("0x3000")) << text.substr(0, 3000);
+  const std::string png = dir.file("diff.png");
+  r = reptest::run({CHROMIUM_EXE, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                    "--hide-scrollbars", "--user-data-dir=" + dir.file("chromium-profile"),
+                    "--screenshot=" + png, "--window-size=1200,600", "file://" + svg});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto pixel = [&](const std::string& fn) {
+    const auto& a = at[fn];
+    const std::string xy = std::to_string(static_cast<int>(a[0] + a[2] / 2)) + "," +
+                           std::to_string(static_cast<int>(a[1] + 7));
+    const auto p = reptest::run({PYTHON_EXE, std::string(REPORT_TEST_DIR) + "/svg/png_probe.py", png, xy});
+    EXPECT_EQ(p.status, 0) << p.err;
+    std::istringstream in(p.out);
+    int w = 0, h = 0;
+    std::array<int, 3> c{};
+    in >> w >> h >> c[0] >> c[1] >> c[2];
+    return c;
+  };
+  const auto grew = pixel("0x1000"), shrank = pixel("0x2000"), same = pixel("0x3000");
+  EXPECT_TRUE(grew[0] > grew[1] + 40 && grew[0] > grew[2] + 40)
+      << "grown: " << grew[0] << "," << grew[1] << "," << grew[2] << " at " << at["0x1000"][0]
+      << "," << at["0x1000"][1] << " w " << at["0x1000"][2] << " h " << height;
+  EXPECT_TRUE(shrank[2] > shrank[0] + 40 && shrank[2] > shrank[1] + 40)
+      << "shrunk: " << shrank[0] << "," << shrank[1] << "," << shrank[2];
+  EXPECT_TRUE(std::abs(same[0] - same[1]) <= 4 && std::abs(same[1] - same[2]) <= 4 && same[0] > 180)
+      << "unchanged: " << same[0] << "," << same[1] << "," << same[2];
+}
+
 // Two recorded runs of one program, a quarter and then three quarters of each round in
 // split::work_a: the diff finds the half of the samples that moved from work_b to work_a.
 TEST_F(Diff, RecordedRunsFindTheTimeThatMoved) {

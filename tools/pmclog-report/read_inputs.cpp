@@ -31,7 +31,8 @@ void read_in_parallel(pmcprofile::Session& into, const pmcprofile::Options& opt,
   std::condition_variable cv;
   size_t next = 0, absorbed = 0;
   bool stop = false;
-  const size_t ahead = 2 * static_cast<size_t>(jobs);
+  // Inputs read and not merged yet hold their profiles: no more than one per thread.
+  const size_t ahead = static_cast<size_t>(jobs);
   const auto work = [&] {
     for (;;) {
       size_t k;

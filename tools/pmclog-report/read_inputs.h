@@ -14,7 +14,7 @@ namespace report {
 // `into` ends as reading them one after the other would leave it. `before(k)` runs just
 // before input k is absorbed (where a second profile begins); `done(input, report)` runs
 // on the calling thread, in input order, as soon as that input is in `into`; an exception
-// from it stops the reading (the threads are joined) and is passed on. At most 2 x jobs
+// from it stops the reading (the threads are joined) and is passed on. At most `jobs`
 // inputs are read ahead of the one absorbed next: memory is that many profiles plus the
 // merged one. A report whose input takes the merged profile over opt.max_stacks gets
 // stack_cap, as reading it into `into` would have.

@@ -60,18 +60,17 @@ Tables::Remap Tables::absorb(const Tables& later, const std::vector<ObjectId>& o
   // Events as the later reader made them: a pmc sampled before its allocation record gets
   // an id under a stand-in name, renamed later, and keeps that id even when the real name
   // has another; which id a name ends with depends on the order of the steps.
+  uint32_t seen = 0;  // ids below are made (ids are made in order)
   for (const EventStep& st : later.event_steps_) {
     if (st.rename) {
-      rename_event(m.events[st.id], st.name);
+      rename_event(m.events[st.id], st.name, st.rate);
+    } else if (st.id < seen) {
+      event(st.name, st.rate);  // a rate said for an id already made: the id stays
     } else {
       if (m.events.size() <= st.id) m.events.resize(st.id + 1);
-      m.events[st.id] = event(st.name);
+      m.events[st.id] = event(st.name, st.rate);
+      seen = st.id + 1;
     }
-  }
-  for (size_t e = 0; e < later.event_rates.size(); ++e) {
-    const uint32_t id = m.events[e];
-    if (event_rates.size() <= id) event_rates.resize(id + 1);
-    if (later.event_rates[e] != 0) event_rates[id] = later.event_rates[e];
   }
   std::vector<uint32_t> comms_map(later.comms.size()), threads_map(later.threads.size());
   for (size_t c = 0; c < later.comms.size(); ++c) comms_map[c] = comm(later.comms[c]);

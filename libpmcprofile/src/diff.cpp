@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 
 namespace pmcprofile {
@@ -66,7 +67,58 @@ std::vector<uint32_t> name_ranks(size_t n, Name&& name) {
   return rank;
 }
 
+// A side's periods of one distinct event: the rates of its ids with samples there, when
+// there are two or more and every one is said (else none: the side is not weighted).
+std::vector<uint64_t> side_periods(const Profile& p, const Tables& t, uint32_t distinct) {
+  std::vector<uint64_t> rates;
+  for (uint32_t e = 0; e < p.event_samples.size() && e < t.events.size(); ++e) {
+    if (t.distinct_events.of[e] != distinct || p.event_samples[e] == 0) continue;
+    const uint64_t r = e < t.event_rates.size() ? t.event_rates[e] : 0;
+    if (r == 0) return {};
+    rates.push_back(r);
+  }
+  std::sort(rates.begin(), rates.end());
+  rates.erase(std::unique(rates.begin(), rates.end()), rates.end());
+  if (rates.size() < 2) rates.clear();
+  return rates;
+}
+
+// Samples x weight of a distinct event on a side, and Kish's effective sample size.
+std::pair<double, double> weighted_samples(const Profile& p, const Tables& t, uint32_t distinct,
+                                           std::span<const uint64_t> w) {
+  double s1 = 0, s2 = 0;
+  for (uint32_t e = 0; e < p.event_samples.size() && e < w.size(); ++e) {
+    if (t.distinct_events.of[e] != distinct) continue;
+    const double n = static_cast<double>(p.event_samples[e]), we = static_cast<double>(w[e]);
+    s1 += we * n;
+    s2 += we * we * n;
+  }
+  return {s1, s2 == 0 ? 0 : s1 * s1 / s2};
+}
+
 }  // namespace
+
+std::vector<uint64_t> period_weights(const Profile& p, const Tables& t) {
+  std::vector<uint64_t> w(t.events.size(), 1);
+  bool any = false;
+  for (uint32_t d = 0; d < t.distinct_events.first.size(); ++d) {
+    const std::vector<uint64_t> rates = side_periods(p, t, d);
+    if (rates.empty()) continue;
+    any = true;
+    uint64_t g = 0;
+    for (uint64_t r : rates) g = std::gcd(g, r);
+    for (uint32_t e = 0; e < p.event_samples.size() && e < t.events.size(); ++e)
+      if (t.distinct_events.of[e] == d && p.event_samples[e] != 0) w[e] = t.event_rates[e] / g;
+  }
+  if (!any) w.clear();
+  return w;
+}
+
+double effective_per_weighted(const Profile& p, const Tables& t, uint32_t distinct,
+                              std::span<const uint64_t> w) {
+  const auto [weighted, effective] = weighted_samples(p, t, distinct, w);
+  return weighted > 0 && effective > 0 ? effective / weighted : 1.0;
+}
 
 // The test: a two-proportion z-test with the pooled proportion when every cell of the 2x2
 // table (row or not, base or new) expects at least kNormalFrom samples; otherwise an exact
@@ -116,8 +168,10 @@ size_t assess_rows(std::span<DiffRow> rows, double alpha) {
   for (size_t i = 0; i < rows.size(); ++i) {
     DiffRow& r = rows[i];
     for (DiffMeasure* m : {&r.self, &r.total}) {
-      m->base_share = share(m->base, r.base_samples);
-      m->new_share = share(m->now, r.new_samples);
+      m->base_share = r.base_weighted > 0 ? 100 * m->base_weighted / r.base_weighted
+                                          : share(m->base, r.base_samples);
+      m->new_share = r.new_weighted > 0 ? 100 * m->new_weighted / r.new_weighted
+                                        : share(m->now, r.new_samples);
       m->delta = m->new_share - m->base_share;
       m->ratio = m->base_share != 0 ? m->new_share / m->base_share
                  : m->new_share != 0 ? std::numeric_limits<double>::infinity()
@@ -126,8 +180,18 @@ size_t assess_rows(std::span<DiffRow> rows, double alpha) {
       m->significant = false;
     }
     if (r.presence != DiffPresence::both) continue;
-    r.self.p = two_proportion_p(r.self.base, r.base_samples, r.self.now, r.new_samples);
-    r.total.p = two_proportion_p(r.total.base, r.base_samples, r.total.now, r.new_samples);
+    // A weighted side is tested as its share of its effective sample size.
+    const auto counts = [](uint64_t x, uint64_t n, double share_pct, double effective) {
+      if (effective <= 0) return std::pair<uint64_t, uint64_t>{x, n};
+      const auto ne = static_cast<uint64_t>(std::llround(effective));
+      const auto xe = static_cast<uint64_t>(std::llround(share_pct / 100 * effective));
+      return std::pair<uint64_t, uint64_t>{std::min(xe, ne), ne};
+    };
+    for (DiffMeasure* m : {&r.self, &r.total}) {
+      const auto [xb, nb] = counts(m->base, r.base_samples, m->base_share, r.base_effective);
+      const auto [xn, nn] = counts(m->now, r.new_samples, m->new_share, r.new_effective);
+      m->p = two_proportion_p(xb, nb, xn, nn);
+    }
     ps.push_back(r.self.p);
     pt.push_back(r.total.p);
     tested.push_back(i);
@@ -148,6 +212,7 @@ DiffResult diff_profiles(const Profile& base, const Profile& now, const Tables& 
   DiffResult out;
   out.alpha = o.alpha;
   const FunctionLabels label(t);
+  const std::vector<uint64_t> wb = period_weights(base, t), wn = period_weights(now, t);
   {  // each side's rows and the index live only while the rows are matched
     std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
     const auto row_of = [&](const TopRow& r) -> DiffRow& {
@@ -170,6 +235,19 @@ DiffResult diff_profiles(const Profile& base, const Profile& now, const Tables& 
       d.self.now = d.key.self = r.self;
       d.total.now = d.key.total = r.total;
     }
+    // Sides that mix periods: the same rows again, counted as samples x weight.
+    if (!wb.empty())
+      for (const TopRow& r : top_rows_unsorted(base, t, label, o.by, wb)) {
+        DiffRow& d = row_of(r);
+        d.self.base_weighted = static_cast<double>(r.self);
+        d.total.base_weighted = static_cast<double>(r.total);
+      }
+    if (!wn.empty())
+      for (const TopRow& r : top_rows_unsorted(now, t, label, o.by, wn)) {
+        DiffRow& d = row_of(r);
+        d.self.new_weighted = static_cast<double>(r.self);
+        d.total.new_weighted = static_cast<double>(r.total);
+      }
   }
   // Each distinct event once, by its first id (top_rows keys rows by it).
   std::map<uint32_t, DiffEvent> events;
@@ -183,9 +261,20 @@ DiffResult diff_profiles(const Profile& base, const Profile& now, const Tables& 
       e.presence = e.base_samples == 0  ? DiffPresence::new_only
                    : e.new_samples == 0 ? DiffPresence::base_only
                                         : DiffPresence::both;
+      const uint32_t distinct = t.distinct_events.of[e.event];
+      e.base_periods = side_periods(base, t, distinct);
+      e.new_periods = side_periods(now, t, distinct);
+      if (!e.base_periods.empty())
+        std::tie(e.base_weighted, e.base_effective) = weighted_samples(base, t, distinct, wb);
+      if (!e.new_periods.empty())
+        std::tie(e.new_weighted, e.new_effective) = weighted_samples(now, t, distinct, wn);
     }
     d.base_samples = e.base_samples;
     d.new_samples = e.new_samples;
+    d.base_weighted = e.base_weighted;
+    d.new_weighted = e.new_weighted;
+    d.base_effective = e.base_effective;
+    d.new_effective = e.new_effective;
     d.presence = e.presence;
   }
   for (const auto& [id, e] : events) out.events.push_back(e);
@@ -268,10 +357,13 @@ DiffResult diff_profiles(const Profile& base, const Profile& now, const Tables& 
 }
 
 std::vector<std::string> diff_folded_lines(const Profile& base, const Profile& now,
-                                           const Tables& t, const FoldedOptions& o) {
+                                           const Tables& t, const FoldedOptions& options) {
   // folded_lines ends every line in " count"; the stacks are matched by their text.
   std::map<std::string, std::pair<uint64_t, uint64_t>> both;
   const auto add = [&](const Profile& p, bool second) {
+    const std::vector<uint64_t> w = period_weights(p, t);
+    FoldedOptions o = options;
+    o.weight = w;
     for (const std::string& line : folded_lines(p, t, o)) {
       const size_t sp = line.rfind(' ');
       auto& c = both[line.substr(0, sp)];

@@ -18,11 +18,8 @@ uint32_t EventNames::event_of(uint32_t pmcid) {
 }
 
 void EventNames::allocate(uint32_t pmcid, const std::string& name, uint64_t rate) {
-  if (unnamed_.erase(pmcid) != 0) t_.rename_event(pmc_event_[pmcid], name);
-  else pmc_event_[pmcid] = t_.event(name);
-  const uint32_t ev = pmc_event_[pmcid];
-  if (t_.event_rates.size() <= ev) t_.event_rates.resize(ev + 1);
-  if (rate != 0) t_.event_rates[ev] = rate;
+  if (unnamed_.erase(pmcid) != 0) t_.rename_event(pmc_event_[pmcid], name, rate);
+  else pmc_event_[pmcid] = t_.event(name, rate);
 }
 
 }  // namespace pmcprofile

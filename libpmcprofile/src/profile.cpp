@@ -7,21 +7,39 @@
 
 namespace pmcprofile {
 
-uint32_t Tables::event(const std::string& name) {
-  auto [it, fresh] = event_ids_.try_emplace(name, static_cast<uint32_t>(events.size()));
-  if (fresh) {
+uint32_t Tables::event(const std::string& name, uint64_t rate) {
+  const auto fresh_id = [&] {
+    const auto id = static_cast<uint32_t>(events.size());
     events.push_back(name);
-    event_steps_.push_back({false, it->second, name});
+    event_steps_.push_back({false, id, name, rate});
+    set_rate(id, rate);
     merge_events();
-  }
-  return it->second;
+    return id;
+  };
+  auto first = event_ids_.find(name);
+  if (first == event_ids_.end()) return event_ids_[name] = fresh_id();
+  if (rate == 0) return first->second;
+  if (auto it = rate_ids_.find({name, rate}); it != rate_ids_.end()) return it->second;
+  const uint32_t id0 = first->second;
+  if (id0 < event_rates.size() && event_rates[id0] != 0) return fresh_id();  // another rate
+  event_steps_.push_back({false, id0, name, rate});  // the first rate said: the name's id
+  set_rate(id0, rate);
+  return id0;
 }
 
-void Tables::rename_event(uint32_t id, const std::string& name) {
-  event_steps_.push_back({true, id, name});
+void Tables::set_rate(uint32_t id, uint64_t rate) {
+  if (event_rates.size() <= id) event_rates.resize(id + 1);
+  if (rate == 0) return;
+  event_rates[id] = rate;
+  rate_ids_.try_emplace({events[id], rate}, id);
+}
+
+void Tables::rename_event(uint32_t id, const std::string& name, uint64_t rate) {
+  event_steps_.push_back({true, id, name, rate});
   event_ids_.erase(events[id]);
   events[id] = name;
   event_ids_.try_emplace(name, id);  // a name taken already keeps its first id
+  set_rate(id, rate);
   merge_events();
 }
 

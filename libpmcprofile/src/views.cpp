@@ -55,7 +55,8 @@ std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const 
 }
 
 std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
-                                      const FunctionLabels& label, const GroupBy& by) {
+                                      const FunctionLabels& label, const GroupBy& by,
+                                      std::span<const uint64_t> weight) {
   std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
   std::vector<TopRow> rows;
   std::vector<size_t> seen;  // rows already counted in this stack
@@ -68,9 +69,9 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
       canon[f] = by.object ? f : first.try_emplace(label(f), f).first->second;
   }
   for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
-    const uint64_t n = p.self[leaf];
-    if (n == 0 || p.is_root(leaf)) continue;
+    if (p.self[leaf] == 0 || p.is_root(leaf)) continue;
     const Context& c = t.context_of(p.context_of(leaf));
+    const uint64_t n = weight.empty() ? p.self[leaf] : p.self[leaf] * weight[c.event];
     const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];  // one row set per event
     seen.clear();
     bool first = true;
@@ -233,8 +234,18 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
     stack_of[n] = s;
   }
   std::vector<uint64_t> count(steps.size(), 0);
-  for (NodeId n = 0; n < p.nodes.size(); ++n)
-    if (p.self[n] != 0 && !p.is_root(n)) count[stack_of[n]] += p.self[n];
+  if (o.weight.empty()) {
+    for (NodeId n = 0; n < p.nodes.size(); ++n)
+      if (p.self[n] != 0 && !p.is_root(n)) count[stack_of[n]] += p.self[n];
+  } else {
+    std::vector<uint32_t> event(p.nodes.size());  // parents come before their children
+    for (NodeId n = 0; n < p.nodes.size(); ++n) {
+      const StackNode& node = p.nodes[n];
+      event[n] = node.parent == kNoNode ? t.context_of(node.value).event : event[node.parent];
+      if (p.self[n] != 0 && node.parent != kNoNode)
+        count[stack_of[n]] += p.self[n] * o.weight[event[n]];
+    }
+  }
 
   std::vector<std::string> function_names(t.functions.size());
   std::vector<bool> escaped(t.functions.size(), false);

@@ -53,8 +53,12 @@ std::vector<std::string> draws(std::mt19937_64& rng, uint32_t pmc, size_t n,
 struct Diff : ::testing::Test {
   reptest::ScratchDir dir;
 
-  std::string log(const std::string& name, const std::vector<std::string>& samples) {
-    std::vector<std::string> l{kInit, kCpuClock, kInstructions};
+  // cpu-clock sampled every `rate` events (kCpuClock says 1000).
+  std::string log(const std::string& name, const std::vector<std::string>& samples,
+                  uint64_t rate = 1000) {
+    std::string clock = kCpuClock;
+    clock.replace(clock.find("\"rate\":1000"), 11, "\"rate\":" + std::to_string(rate));
+    std::vector<std::string> l{kInit, clock, kInstructions};
     l.insert(l.end(), samples.begin(), samples.end());
     l.push_back(R"({"type":"closelog"})");
     return reptest::write_log(dir, name, l);
@@ -241,6 +245,79 @@ TEST_F(Diff, EachSideMergesItsLogs) {
   EXPECT_EQ((*a)["new_samples"], 2000);
   EXPECT_EQ((*a)["self"]["base"], 1000);
   EXPECT_NEAR((*a)["self"]["base_share"].get<double>(), 25, 1e-9);
+}
+
+// A side that merges logs of one event at different periods weighs each sample by its
+// period: 3000 samples in A at 1000 and 3000 in B at 4000 are 20% A by events (50% by
+// samples), as the new side's single log has it.
+TEST_F(Diff, ASideOfMixedPeriodsIsWeightedByThem) {
+  std::mt19937_64 rng(21);
+  const auto b1 = log("b1", draws(rng, kPmcA, 3000, {{kA, 1}}), 1000);
+  const auto b2 = log("b2", draws(rng, kPmcA, 3000, {{kB, 1}}), 4000);
+  const auto n1 = log("n1", draws(rng, kPmcA, 10000, {{kA, 20}, {kB, 80}}), 1000);
+  for (const char* jobs : {"1", "2"}) {
+    const json d = diff_json({b1, b2}, {n1}, {"-j", jobs});
+    const json* a = row(d, "0x1000");
+    const json* b = row(d, "0x2000");
+    ASSERT_TRUE(a && b) << d.dump();
+    EXPECT_EQ((*a)["self"]["base"], 3000) << "the counts stay samples";
+    EXPECT_NEAR((*a)["self"]["base_share"].get<double>(), 20, 1e-9);
+    EXPECT_NEAR((*b)["self"]["base_share"].get<double>(), 80, 1e-9);
+    // The new side is one period: plain sample shares, near 20/80.
+    EXPECT_FALSE((*a)["self"]["significant"].get<bool>()) << a->dump();
+    EXPECT_FALSE((*b)["self"]["significant"].get<bool>()) << b->dump();
+    ASSERT_EQ(d["events"].size(), 1u);
+    EXPECT_EQ(d["events"][0]["base_periods"], json::array({1000, 4000}));
+    EXPECT_EQ(d["events"][0]["new_periods"], json::array());
+  }
+  // A real move on a weighted side is still found: the new side at 50% A by events.
+  const auto n2 = log("n2", draws(rng, kPmcA, 10000, {{kA, 50}, {kB, 50}}), 1000);
+  const json moved = diff_json({b1, b2}, {n2});
+  EXPECT_TRUE((*row(moved, "0x1000"))["self"]["significant"].get<bool>()) << moved.dump();
+  // top says which side is weighted; folded counts samples x period / gcd (1 and 4).
+  const auto top = report({"--by", "sym", "--diff", b1, b2, "--", n1});
+  ASSERT_EQ(top.status, 0) << top.err;
+  EXPECT_NE(top.out.find("base mixes periods 1000, 4000: its shares are of samples x period"),
+            std::string::npos)
+      << top.out;
+  const auto folded = report({"--format", "folded", "--diff", b1, b2, "--", n1});
+  ASSERT_EQ(folded.status, 0) << folded.err;
+  EXPECT_NE(folded.out.find(";0x1000 3000 "), std::string::npos) << folded.out;
+  EXPECT_NE(folded.out.find(";0x2000 12000 "), std::string::npos) << folded.out;
+  // svg: counts x weight too, so nothing changed (grey); by samples A would be blue.
+  const auto svg = report({"--format", "svg", "--diff", b1, b2, "--", n1});
+  ASSERT_EQ(svg.status, 0) << svg.err;
+  const std::regex frame(R"re(<g><title>0x1000\n[^\n]*\nbase (\d+) \(([\d.]+)%\), [^\n]* points, (not significant|significant)[^<]*</title><rect [^>]*fill="(#[0-9a-f]{6})")re");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(svg.out, m, frame)) << svg.out.substr(0, 3000);
+  EXPECT_EQ(m[1], "3000");
+  EXPECT_EQ(m[2], "20.00");
+  EXPECT_EQ(m[3], "not significant");
+  EXPECT_EQ(m[4], "#e4e4e4");
+}
+
+// Kish's effective sample size, what a weighted side is tested with: equal weights change
+// nothing; weights 1 and 4 over 3000 samples each leave (15000^2 / 51000) = 4411.8.
+TEST(DiffStatistics, WeightedSidesAreTestedAtTheirEffectiveSize) {
+  std::vector<pmcprofile::DiffRow> rows(1);
+  pmcprofile::DiffRow& r = rows[0];
+  r.base_samples = r.new_samples = 6000;
+  r.self = {.base = 3000, .now = 1200};
+  r.self.base_weighted = 3000;  // A: 3000 samples of weight 1
+  r.base_weighted = 15000;
+  r.base_effective = 15000.0 * 15000.0 / 51000.0;
+  pmcprofile::assess_rows(rows, 0.01);
+  EXPECT_NEAR(r.self.base_share, 20, 1e-12);
+  EXPECT_NEAR(r.self.new_share, 20, 1e-12);
+  EXPECT_GT(r.self.p, 0.9);
+  // The same shares from plain samples at the effective size give the same p.
+  const double p_eff = pmcprofile::two_proportion_p(882, 4412, 1200, 6000);
+  r.self.now = 1500;  // 25%: weighted 20% against 25%
+  pmcprofile::assess_rows(rows, 0.01);
+  EXPECT_NEAR(r.self.p, pmcprofile::two_proportion_p(882, 4412, 1500, 6000), 1e-12);
+  EXPECT_GT(r.self.p, pmcprofile::two_proportion_p(1200, 6000, 1500, 6000))
+      << "fewer effective samples: less certain";
+  EXPECT_GT(p_eff, 0.9);
 }
 
 // Folded: "stack base new", read here without the tool's code.

@@ -49,6 +49,28 @@ TEST(DistinctEvents, SamplesOfOneEventAddUp) {
   EXPECT_EQ(pmcprofile::distinct_event_samples({&p, 1}, t), (std::vector<uint64_t>{7}));
 }
 
+// A sample's id says how many events it stands for: one id per rate of a name, all one
+// distinct event; a rate not said takes the name's first id, which takes the first rate said.
+TEST(DistinctEvents, EachRateOfANameHasItsIdUnderOneEvent) {
+  Tables t;
+  const uint32_t plain = t.event("cpu-clock");
+  EXPECT_EQ(t.event("cpu-clock", 1000), plain) << "the first rate said goes to the first id";
+  const uint32_t fast = t.event("cpu-clock", 4000);
+  EXPECT_NE(fast, plain);
+  EXPECT_EQ(t.event("cpu-clock", 4000), fast);
+  EXPECT_EQ(t.event("cpu-clock", 1000), plain);
+  EXPECT_EQ(t.event("cpu-clock"), plain);
+  EXPECT_EQ(t.event_rates[plain], 1000u);
+  EXPECT_EQ(t.event_rates[fast], 4000u);
+  EXPECT_EQ(t.distinct_events.first, (std::vector<uint32_t>{plain}));
+  EXPECT_EQ(t.distinct_events.of[fast], t.distinct_events.of[plain]);
+  // A pmc named late with a rate joins the rate's id for later lookups.
+  const uint32_t early = t.event("pmc-0x7");
+  t.rename_event(early, "instructions", 500);
+  EXPECT_EQ(t.event("instructions", 500), early);
+  EXPECT_EQ(t.event_rates[early], 500u);
+}
+
 TEST(FunctionLabel, TheFileBaseNameAndLineOnlyWithAFile) {
   Function f;
   f.name = "hot";

@@ -51,6 +51,17 @@ std::string summary_line(const pmcprofile::DiffResult& d) {
          " (Benjamini-Hochberg)";
 }
 
+// A side that mixes periods is weighted by them: said once in the event's heading.
+std::string periods_text(const char* side, const std::vector<uint64_t>& periods) {
+  if (periods.empty()) return {};
+  std::string s = std::string("; ") + side + " mixes periods";
+  for (size_t i = 0; i < periods.size(); ++i) {
+    s += i ? ", " : " ";
+    s += std::to_string(periods[i]);
+  }
+  return s + ": its shares are of samples x period";
+}
+
 std::string format_top(const DiffReport& rep, const ProfileView& in, const Config& cfg) {
   const pmcprofile::DiffResult& d = rep.result;
   const pmcprofile::Tables& t = in.tables;
@@ -66,6 +77,7 @@ std::string format_top(const DiffReport& rep, const ProfileView& in, const Confi
            " samples";
     if (e.presence == DiffPresence::base_only) out += " (only in the base: not tested)";
     if (e.presence == DiffPresence::new_only) out += " (only in the new logs: not tested)";
+    out += periods_text("base", e.base_periods) + periods_text("new", e.new_periods);
     if (shown < j - i) out += " (top " + std::to_string(shown) + " of " + std::to_string(j - i) + " rows)";
     out += "\n";
     std::vector<std::string> head{"Base self%", "New self%", "Self pts", "Base total%", "New total%",
@@ -140,7 +152,18 @@ std::string format_json(const DiffReport& rep, const ProfileView& in, const Conf
     pmclog::append_json_string(out, in.tables.events[e.event]);
     out += ",\"base_samples\":" + std::to_string(e.base_samples) +
            ",\"new_samples\":" + std::to_string(e.new_samples) + ",\"presence\":\"" +
-           presence_text(e.presence) + "\"}";
+           presence_text(e.presence) + "\"";
+    // The periods a side mixes (its shares are of samples x period); empty: plain samples.
+    for (const auto& [name, periods] : {std::pair{"base_periods", &e.base_periods},
+                                        std::pair{"new_periods", &e.new_periods}}) {
+      out += std::string(",\"") + name + "\":[";
+      for (size_t k = 0; k < periods->size(); ++k) {
+        if (k != 0) out += ',';
+        out += std::to_string((*periods)[k]);
+      }
+      out += "]";
+    }
+    out += "}";
   }
   out += "],\"rows\":[";
   for (size_t i = 0; i < d.rows.size(); ++i) {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <map>
 #include <span>
 
 #include "flamegraph_js.h"  // generated from flamegraph.js (embed_text.cmake)
@@ -266,8 +268,14 @@ namespace {
 // tested as top's rows are, Benjamini-Hochberg over the frames drawn; red where the share
 // grew, blue where it shrank, deeper the larger the change (against the largest), a neutral
 // grey where the change is not significant.
-Paint diff_paint(const SvgLayout& layout, double alpha, size_t& tested, size_t& significant) {
+// `scale(frame)`: for the frame a share is of, what turns each side's counts into counts to
+// test (1, 1 unless a side mixes periods: pmcprofile::effective_per_weighted).
+Paint diff_paint(const SvgLayout& layout, double alpha, size_t& tested, size_t& significant,
+                 const std::function<std::pair<double, double>(const SvgFrame&)>& scale) {
   const std::vector<SvgFrame>& fr = layout.frames;
+  const auto scaled = [](uint64_t n, double by) {
+    return by == 1.0 ? n : static_cast<uint64_t>(std::llround(static_cast<double>(n) * by));
+  };
   const auto share = [](uint64_t x, uint64_t n) {
     return n == 0 ? 0.0 : 100.0 * static_cast<double>(x) / static_cast<double>(n);
   };
@@ -277,8 +285,10 @@ Paint diff_paint(const SvgLayout& layout, double alpha, size_t& tested, size_t& 
     const SvgFrame& of = fr[fr[i].share_of];
     delta[i] = share(fr[i].samples, of.samples) - share(fr[i].base_samples, of.base_samples);
     if (fr[i].share_of == i || i == 0) continue;  // the base of its own share: 100% both sides
-    ps.push_back(pmcprofile::two_proportion_p(fr[i].base_samples, of.base_samples, fr[i].samples,
-                                              of.samples));
+    const auto [sb, sn] = scale(of);
+    ps.push_back(pmcprofile::two_proportion_p(scaled(fr[i].base_samples, sb),
+                                              scaled(of.base_samples, sb),
+                                              scaled(fr[i].samples, sn), scaled(of.samples, sn)));
     at.push_back(i);
   }
   const std::vector<double> q = pmcprofile::benjamini_hochberg(ps);
@@ -331,8 +341,29 @@ std::string format_svg_diff(const pmcprofile::ProfileView& in, const SvgOptions&
       pmcprofile::distinct_event_samples({&in.profiles.at(0), 1}, t);
   const SvgLayout layout = svg::layout_frames(svg::merge_diff_stacks(in, options),
                                              static_cast<double>(o.width), o.min_width);
+  // Per distinct event, each side's effective samples per weighted count; the frame a share
+  // is of is its event's frame, or the root when one event is drawn without one.
+  std::vector<std::pair<double, double>> factor(t.distinct_events.first.size(), {1.0, 1.0});
+  const std::vector<uint64_t> wb = pmcprofile::period_weights(in.profiles.at(0), t);
+  const std::vector<uint64_t> wn = pmcprofile::period_weights(in.profiles.at(1), t);
+  std::map<std::string, uint32_t> event_by_label;
+  for (uint32_t d = 0; d < factor.size(); ++d) {
+    factor[d] = {pmcprofile::effective_per_weighted(in.profiles.at(0), t, d, wb),
+                 pmcprofile::effective_per_weighted(in.profiles.at(1), t, d, wn)};
+    event_by_label[svg::clean(t.events[t.distinct_events.first[d]])] = d;
+  }
+  const auto scale = [&](const SvgFrame& of) -> std::pair<double, double> {
+    if (of.kind == FrameKind::event) {
+      auto it = event_by_label.find(of.name);
+      if (it != event_by_label.end()) return factor[it->second];
+    }
+    uint32_t sampled = 0, only = 0;  // the root: the one event with samples
+    for (uint32_t d = 0; d < factor.size(); ++d)
+      if (samples[d] != 0 || base[d] != 0) ++sampled, only = d;
+    return sampled == 1 ? factor[only] : std::pair<double, double>{1.0, 1.0};
+  };
   size_t tested = 0, significant = 0;
-  const Paint paint = diff_paint(layout, alpha, tested, significant);
+  const Paint paint = diff_paint(layout, alpha, tested, significant, scale);
   const std::span<const std::string> inputs(t.inputs);
   const size_t split = std::min(base_inputs, inputs.size());
   const std::string title =

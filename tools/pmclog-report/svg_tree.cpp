@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include "pmcprofile/diff.h"
 #include "pmcprofile/objects.h"
 #include "pmcprofile/views.h"
 #include "svg_text.h"
@@ -93,12 +94,16 @@ void stack_labels(FrameTree& tree, const pmcprofile::ProfileView& in, const SvgO
     std::reverse(path.begin() + static_cast<std::ptrdiff_t>(functions), path.end());
 }
 
-// Adds every stack of `p` under `top`.
+// Adds every stack of `p` under `top`, a sample counting weight[its event id] times (1
+// when `weight` is empty).
 void add_profile(FrameTree& tree, const pmcprofile::ProfileView& in, const SvgOptions& o,
-                 const pmcprofile::Profile& p, uint32_t top) {
+                 const pmcprofile::Profile& p, uint32_t top,
+                 std::span<const uint64_t> weight = {}) {
   std::vector<uint32_t> path;
   auto add = [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
-    stack_labels(tree, in, o, in.tables.context_of(ctx), stack, path);
+    const pmcprofile::Context& c = in.tables.context_of(ctx);
+    if (!weight.empty()) n *= weight[c.event];
+    stack_labels(tree, in, o, c, stack, path);
     uint32_t at = top;
     // An event's frame is the base of the percentages under it.
     for (uint32_t l : path) at = tree.child(at, l, tree.labels()[l].kind == FrameKind::event);
@@ -133,10 +138,15 @@ FrameTree merge_diff_stacks(const pmcprofile::ProfileView& in, const SvgOptions&
   const pmcprofile::Profile& base = in.profiles.at(0);
   FrameTree tree;
   tree.reserve(in.profiles.at(1).nodes.size());
-  add_profile(tree, in, o, in.profiles.at(1), 0);
+  // A side that mixes periods of an event counts samples x period (pmcprofile::period_weights).
+  add_profile(tree, in, o, in.profiles.at(1), 0,
+              pmcprofile::period_weights(in.profiles.at(1), in.tables));
+  const std::vector<uint64_t> weight = pmcprofile::period_weights(base, in.tables);
   std::vector<uint32_t> path;
   auto add = [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
-    stack_labels(tree, in, o, in.tables.context_of(ctx), stack, path);
+    const pmcprofile::Context& c = in.tables.context_of(ctx);
+    if (!weight.empty()) n *= weight[c.event];
+    stack_labels(tree, in, o, c, stack, path);
     uint32_t at = 0;
     for (uint32_t l : path) {
       const uint32_t next = tree.find(at, l);

@@ -7,6 +7,13 @@
 // share is a row's samples over the event's samples on that side. Events never mix; an
 // event sampled on one side only is listed as such and its rows are not tested.
 //
+// Periods: where one side merges logs that sampled an event at different rates (periods),
+// a sample stands for more or fewer events depending on its log, and that side's shares are
+// of samples x period instead. Its test then uses Kish's effective sample size,
+// (sum w n)^2 / sum w^2 n over the rates' weights w and samples n, which is the sample count
+// when every weight is equal and shrinks as the weights spread (a weighted share is noisier
+// than a plain one of as many samples).
+//
 // Significance: each row of an event sampled on both sides is tested twice, its self and
 // its total count, as two proportions (see two_proportion_p); the p-values of each measure
 // are corrected over every tested row with Benjamini-Hochberg, and a change is significant
@@ -31,6 +38,9 @@ enum class DiffPresence : uint8_t { both, base_only, new_only };
 // One measure (self or total) of a row on both sides.
 struct DiffMeasure {
   uint64_t base = 0, now = 0;  // samples
+  // Samples x period in the unit of the side's weights (DiffRow::base_weight), on a side
+  // weighted by period; 0 on a side that is not.
+  double base_weighted = 0, new_weighted = 0;
   double base_share = 0, new_share = 0;  // percent of the event's samples on that side
   double delta = 0;   // new_share - base_share, in points
   double ratio = 0;   // new_share / base_share; +infinity from 0, 1 when both are 0
@@ -42,6 +52,10 @@ struct DiffRow {
   TopRow key;  // the row's key fields; its self and total are the new side's
   DiffPresence presence = DiffPresence::both;
   uint64_t base_samples = 0, new_samples = 0;  // the event's samples on each side
+  // A side whose logs sampled the event at several periods: the event's samples x period
+  // (weighted) and its effective sample size; both 0 on a side weighted by nothing.
+  double base_weighted = 0, new_weighted = 0;
+  double base_effective = 0, new_effective = 0;
   DiffMeasure self, total;
 };
 
@@ -49,7 +63,20 @@ struct DiffEvent {
   uint32_t event = 0;  // its distinct event's first id
   uint64_t base_samples = 0, new_samples = 0;
   DiffPresence presence = DiffPresence::both;
+  // The periods (Tables::event_rates) of a side that mixes several, weighting its shares;
+  // empty for a side of one period or of periods not said.
+  std::vector<uint64_t> base_periods, new_periods;
+  double base_weighted = 0, new_weighted = 0, base_effective = 0, new_effective = 0;
 };
+
+// What a sample weighs on one side, per event id: its period over the gcd of its event's
+// periods where the side holds samples of that event at two or more periods, every one of
+// them said; otherwise 1. Empty when no event of the side is weighted.
+std::vector<uint64_t> period_weights(const Profile& p, const Tables& t);
+// Of a distinct event on a side weighted by `w` (period_weights): its effective sample size
+// over its samples x weight, what turns weighted counts into counts to test (1 unweighted).
+double effective_per_weighted(const Profile& p, const Tables& t, uint32_t distinct,
+                              std::span<const uint64_t> w);
 
 struct DiffOptions {
   GroupBy by;
@@ -81,7 +108,8 @@ double two_proportion_p(uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2);
 std::vector<double> benjamini_hochberg(std::span<const double> p);
 
 // Folded stacks of both sides as FlameGraph's difffolded.pl takes them: "stack base new",
-// one line per stack of either side, sorted.
+// one line per stack of either side, sorted. A side weighted by period (period_weights)
+// counts samples x weight.
 std::vector<std::string> diff_folded_lines(const Profile& base, const Profile& now,
                                            const Tables& t, const FoldedOptions& o);
 

@@ -88,7 +88,9 @@ class Tables {
  public:
   std::vector<std::string> events;  // by event id: "cpu-clock", "INSTR_RETIRED_ANY"...
   // By event id: events per sample, the reload count a modern PMCALLOCATE(DYN) carries in its
-  // rate field; 0 when unknown (legacy logs, counting PMCs, frequency-mode recorders).
+  // rate field; 0 when unknown (legacy logs, counting PMCs, frequency-mode recorders). Logs
+  // that sample one event at different rates give it one id per rate (one distinct event),
+  // so that a sample's id says how many events it stands for.
   std::vector<uint64_t> event_rates;
   DistinctEvents distinct_events;  // follows events (event(), rename_event())
   std::vector<std::string> comms;   // by comm id
@@ -100,10 +102,12 @@ class Tables {
   // Per frame, the functions it stands for, outermost first (one unless inlines are shown).
   std::vector<std::vector<FunctionRef>> frame_functions;
 
-  uint32_t event(const std::string& name);
+  // The id of an event sampled every `rate` events (0: not said). A name's first id serves
+  // a rate not said, and takes the first rate said; another rate gets an id of its own.
+  uint32_t event(const std::string& name, uint64_t rate = 0);
   // Names an event that samples met before its allocation record (legacy file order).
   // Two ids may then share a name: distinct_events makes them one event.
-  void rename_event(uint32_t id, const std::string& name);
+  void rename_event(uint32_t id, const std::string& name, uint64_t rate = 0);
   uint32_t comm(const std::string& name);
   uint32_t thread(const std::string& name);
   FrameId frame(const Frame& f);
@@ -133,14 +137,17 @@ class Tables {
     }
   };
   std::unordered_map<Frame, FrameId, FrameHash> frame_ids_;
-  std::unordered_map<std::string, uint32_t> event_ids_, comm_ids_;
+  std::unordered_map<std::string, uint32_t> event_ids_, comm_ids_;  // a name's first id
+  std::map<std::pair<std::string, uint64_t>, uint32_t> rate_ids_;   // (name, rate said): id
   // Each new event id and each rename, in order: absorb() replays them, since which id a
   // name ends with depends on the order of the two.
   struct EventStep {
     bool rename = false;
     uint32_t id = 0;
     std::string name;
+    uint64_t rate = 0;
   };
+  void set_rate(uint32_t id, uint64_t rate);
   std::vector<EventStep> event_steps_;
   std::unordered_map<std::string, uint32_t> thread_ids_{{std::string(), 0}};
   // (event, comm, pid, tid, thread, cpu, input): new stacks only

@@ -81,9 +81,11 @@ std::vector<uint64_t> distinct_event_samples(std::span<const Profile> ps, const 
 std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTable& objects,
                              const GroupBy& by, SortKey sort);
 // The same rows in no order, for a caller that sorts its own (the diff): `label` is the
-// Tables' (rows without the object in the key are one per label).
+// Tables' (rows without the object in the key are one per label). With `weight` (by event
+// id), a sample counts weight[its event id] times.
 std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
-                                      const FunctionLabels& label, const GroupBy& by);
+                                      const FunctionLabels& label, const GroupBy& by,
+                                      std::span<const uint64_t> weight = {});
 
 // Every distinct stack of a profile at function level, root first, once per leaf node with
 // samples: f(context id, functions, self samples). Inlined calls are kept with `inlines`
@@ -97,6 +99,7 @@ struct FoldedOptions {
   bool event_frame = true;  // the event as the root frame (off only when one event is selected)
   bool comm_frame = false;  // the command as the next frame
   bool inlines = false;     // inlined calls as frames (suffix _[i])
+  std::span<const uint64_t> weight;  // by event id: a sample counts this many times (empty: 1)
 };
 
 // One line per distinct stack, root first: "frame;frame;... count", sorted; kernel frames

@@ -181,6 +181,33 @@ TEST(DiffStatistics, FalsePositivesStayUnderTheRate) {
   EXPECT_GE(clean, 95);
 }
 
+// The same rate end to end: 100 seeded pairs of logs of one workload (20 functions of
+// Zipf weights under two callers), each written by pmclog-write and read by the tool.
+TEST_F(Diff, SameWorkloadTwiceThroughTheToolIsRarelySignificant) {
+  constexpr size_t kLeaves = 20, kSamples = 4000, kPairs = 100;
+  std::vector<std::pair<uint64_t, double>> w;
+  for (size_t i = 0; i < kLeaves; ++i) w.push_back({0x10000 + 0x1000 * i, 1.0 / static_cast<double>(i + 1)});
+  const auto workload = [&](std::mt19937_64& rng) {
+    std::vector<std::string> s = draws(rng, kPmcA, kSamples / 4, w, {0x9000});
+    for (std::string& line : draws(rng, kPmcA, kSamples * 3 / 4, w, {0x8000})) s.push_back(line);
+    return s;
+  };
+  int clean = 0;
+  size_t tested = 0;
+  for (uint64_t seed = 1; seed <= kPairs; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto base = log("base" + std::to_string(seed), workload(rng));
+    const auto now = log("new" + std::to_string(seed), workload(rng));
+    const json d = diff_json({base}, {now});
+    tested += d["tested"].get<size_t>();
+    clean += d["significant_self"] == 0 && d["significant_total"] == 0;
+  }
+  EXPECT_EQ(tested, kPairs * (kLeaves + 2)) << "every function and both callers, every pair";
+  std::printf("same workload through the tool: %d of %zu pairs without a significant row\n",
+              clean, kPairs);
+  EXPECT_GE(clean, 95);
+}
+
 TEST(DiffStatistics, TestsAndCorrection) {
   // Large counts: the z-test; a known z of 0 and a clear difference.
   EXPECT_DOUBLE_EQ(pmcprofile::two_proportion_p(500, 1000, 1000, 2000), 1.0);

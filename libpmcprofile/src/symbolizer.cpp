@@ -13,6 +13,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "find_debuginfo.h"
 #include "pmcprofile/kallsyms.h"
 #include "symbol_index.h"
 
@@ -134,7 +135,7 @@ Symbolizer::Symbolizer(ObjectTable& objects, SymbolOptions opt)
   debuginfo_path_ += ":.debug:/usr/lib/debug";
   s_->debuginfo_path = debuginfo_path_.data();
   s_->callbacks.find_elf = dwfl_build_id_find_elf;
-  s_->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  s_->callbacks.find_debuginfo = find_local_debuginfo;
   s_->callbacks.section_address = dwfl_offline_section_address;
   s_->callbacks.debuginfo_path = &s_->debuginfo_path;
 }
@@ -175,6 +176,11 @@ Symbolizer::Module& Symbolizer::module(ObjectId id) {
   // libdwfl owns the descriptor from here on.
   m.mod = dwfl_report_elf(m.dwfl, o.name.c_str(), o.file.c_str(), fd, 0, false);
   dwfl_report_end(m.dwfl, nullptr, nullptr);
+  if (m.mod != nullptr) {  // find_local_debuginfo's path
+    void** user = nullptr;
+    dwfl_module_info(m.mod, &user, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+    if (user != nullptr) *user = &debuginfo_path_;
+  }
   if (m.mod != nullptr) m.has_symbols = dwfl_module_getsymtab(m.mod) > 0;
   if (m.has_symbols) m.symbols.emplace(m.mod);
   ++s_->opened;

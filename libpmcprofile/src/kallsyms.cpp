@@ -9,7 +9,10 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string_view>
 
 namespace pmcprofile {
@@ -64,11 +67,37 @@ WholeFile read_all(const std::string& path) {
 
 std::atomic<uint64_t> g_reads{0};
 
+std::mutex g_prefetch_mu;
+std::optional<std::future<KernelSymbols>> g_prefetch;  // with g_prefetch_mu
+
+KernelSymbols read_code_symbols(const std::string& path);
+
 }  // namespace
 
 uint64_t kallsyms_reads() { return g_reads.load(); }
 
+void prefetch_kernel_code_symbols() {
+  std::lock_guard lock(g_prefetch_mu);
+  if (!g_prefetch)
+    g_prefetch = std::async(std::launch::async, [] { return read_code_symbols(kKallsymsPath); });
+}
+
 KernelSymbols read_kernel_code_symbols(const std::string& path) {
+  if (path == kKallsymsPath) {
+    std::unique_lock lock(g_prefetch_mu);
+    if (g_prefetch) {
+      std::future<KernelSymbols> f = std::move(*g_prefetch);
+      g_prefetch.reset();
+      lock.unlock();
+      return f.get();
+    }
+  }
+  return read_code_symbols(path);
+}
+
+namespace {
+
+KernelSymbols read_code_symbols(const std::string& path) {
   ++g_reads;
   std::vector<KernelSymbol> out;
   WholeFile f = read_all(path);
@@ -93,6 +122,8 @@ KernelSymbols read_kernel_code_symbols(const std::string& path) {
     std::stable_sort(out.begin(), out.end(), by_address);
   return KernelSymbols(std::move(f.data), std::move(out));
 }
+
+}  // namespace
 
 uint64_t kernel_text_start(const std::string& path) {
   ++g_reads;

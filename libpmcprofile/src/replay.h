@@ -54,6 +54,7 @@ class Replay {
   void deliver(Sample& out, const CachedStack& stack);
 
   Tables& t_;
+  ObjectTable& objects_;  // whose kernel object is /proc/kallsyms
   const Options& opt_;
   const pmclog::Abi abi_;
   const bool mapped_;
@@ -73,6 +74,7 @@ class Replay {
   std::vector<uint64_t> pcs_;  // the frames of the callchain being replayed
   std::vector<FrameId> frames_;  // a stack being resolved
   std::vector<uint64_t> addresses_;  // the run-time address of each of frames_
+  bool kernel_named_ = false;  // a kernel frame in /proc/kallsyms's object was met
 };
 
 }  // namespace pmcprofile

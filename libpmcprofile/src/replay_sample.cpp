@@ -1,6 +1,8 @@
 // The sample path of a replay: the filter, the stack cache, frames resolved on a miss.
 #include "replay.h"
 
+#include "pmcprofile/kallsyms.h"
+
 namespace pmcprofile {
 
 void Replay::sample(RawSample s) {
@@ -46,6 +48,11 @@ bool Replay::resolve(const RawSample& s, const StackKey& k, CachedStack& out) {
     if (opt_.filter.mode == Filter::Mode::kernel && !kernel) continue;
     Frame fr;
     fr.where = kernel ? as_.resolve_kernel(a) : as_.resolve_user(s.pid, a);
+    if (kernel && !kernel_named_ && fr.where.object != kNoObject &&
+        objects_.info(fr.where.object).kallsyms) {
+      kernel_named_ = true;  // /proc/kallsyms will be wanted: its reading overlaps the replay
+      prefetch_kernel_code_symbols();
+    }
     fr.caller = i > 0;
     frames_.push_back(t_.frame(fr));
     addresses_.push_back(a);

@@ -40,6 +40,13 @@ class KernelSymbols {
 // file's order. Empty when the file cannot be read.
 KernelSymbols read_kernel_code_symbols(const std::string& path = kKallsymsPath);
 
+// Starts reading /proc/kallsyms's code symbols on a thread of its own, so that the kernel's
+// slow making of the file (tens of milliseconds for 120,000 lines) overlaps the replay: the
+// replay calls it at a log's first kernel frame it can name. The next
+// read_kernel_code_symbols() of the default path takes the result; a second call before
+// then does nothing.
+void prefetch_kernel_code_symbols();
+
 // The kernel's text start: _text, or _stext when there is no _text; 0 when the file cannot
 // be read or hides its addresses.
 uint64_t kernel_text_start(const std::string& path = kKallsymsPath);

@@ -179,22 +179,22 @@ void Tables::symbolize(Symbolizer& sym, ObjectTable& objects) {
 
 NodeId Profile::root(uint32_t context) {
   const uint64_t key = (uint64_t{0xFFFFFFFFu} << 32) | context;
-  auto [it, fresh] = children_.try_emplace(key, static_cast<NodeId>(nodes.size()));
+  const auto [node, fresh] = children_.try_emplace(key, static_cast<NodeId>(nodes.size()));
   if (fresh) {
     nodes.push_back({kNoNode, context});
     self.push_back(0);
   }
-  return it->second;
+  return node;
 }
 
 NodeId Profile::child(NodeId parent, FrameId frame) {
   const uint64_t key = (uint64_t{parent} << 32) | frame;
-  auto [it, fresh] = children_.try_emplace(key, static_cast<NodeId>(nodes.size()));
+  const auto [node, fresh] = children_.try_emplace(key, static_cast<NodeId>(nodes.size()));
   if (fresh) {
     nodes.push_back({parent, frame});
     self.push_back(0);
   }
-  return it->second;
+  return node;
 }
 
 void Profile::add(NodeId leaf, uint64_t n) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pmcprofile/address_space.h"
+#include "pmcprofile/node_index.h"
 #include "pmcprofile/symbolizer.h"
 
 namespace pmcprofile {
@@ -183,7 +184,7 @@ class Profile {
   uint32_t context_of(NodeId n) const;
 
  private:
-  std::unordered_map<uint64_t, NodeId> children_;  // parent << 32 | frame (roots: ~0 << 32 | ctx)
+  NodeIndex children_;  // parent << 32 | frame (roots: ~0 << 32 | ctx)
 };
 
 }  // namespace pmcprofile

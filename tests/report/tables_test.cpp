@@ -3,6 +3,8 @@
 // name, file and line apart, with the one label outputs print.
 #include <gtest/gtest.h>
 
+#include <random>
+#include <unordered_map>
 #include <vector>
 
 #include "pmcprofile/profile.h"
@@ -69,6 +71,29 @@ TEST(DistinctEvents, EachRateOfANameHasItsIdUnderOneEvent) {
   t.rename_event(early, "instructions", 500);
   EXPECT_EQ(t.event("instructions", 500), early);
   EXPECT_EQ(t.event_rates[early], 500u);
+}
+
+// The stack table's index against std::unordered_map: the same node for every key through
+// growth, keys that differ only in their high half (a parent) or low half (a frame), roots.
+TEST(NodeIndex, AgreesWithAMapThroughGrowth) {
+  pmcprofile::NodeIndex index;
+  std::unordered_map<uint64_t, uint32_t> ref;
+  std::mt19937_64 rng(5);
+  for (uint32_t i = 0; i < 200000; ++i) {
+    const uint64_t parent = rng() % 5000, frame = rng() % 64;
+    const uint64_t key = i % 7 == 0 ? (uint64_t{0xFFFFFFFFu} << 32 | (rng() % 100))
+                                    : parent << 32 | frame;
+    const auto fresh = static_cast<uint32_t>(ref.size());
+    const auto [it, added] = ref.try_emplace(key, fresh);
+    const auto [node, inserted] = index.try_emplace(key, fresh);
+    ASSERT_EQ(node, it->second) << key;
+    ASSERT_EQ(inserted, added) << key;
+  }
+  EXPECT_EQ(index.size(), ref.size());
+  pmcprofile::NodeIndex reserved;
+  reserved.reserve(1000);
+  for (uint32_t k = 0; k < 1000; ++k) EXPECT_TRUE(reserved.try_emplace(k, k).second);
+  for (uint32_t k = 0; k < 1000; ++k) EXPECT_EQ(reserved.try_emplace(k, 0).first, k);
 }
 
 TEST(FunctionLabel, TheFileBaseNameAndLineOnlyWithAFile) {

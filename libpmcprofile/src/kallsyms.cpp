@@ -24,8 +24,31 @@ struct Line {
   std::string_view name;  // up to the tab that precedes a module
 };
 
+// 16 hex digits, or false.
+bool hex16(const char* p, uint64_t& out) {
+  uint64_t v = 0;
+  for (int i = 0; i < 16; ++i) {
+    const unsigned c = static_cast<unsigned char>(p[i]);
+    const unsigned lower = c | 0x20u;
+    const unsigned d = c - '0' < 10u ? c - '0' : lower - 'a' < 6u ? lower - 'a' + 10 : 16;
+    if (d == 16) return false;
+    v = v << 4 | d;
+  }
+  out = v;
+  return true;
+}
+
 // False for a line that is not "ADDRESS TYPE NAME".
 bool parse(std::string_view line, Line& out) {
+  // A 64-bit kernel's lines, 120,000 of them: the fixed widths read in place.
+  if (line.size() > 19 && line[16] == ' ' && line[18] == ' ' && hex16(line.data(), out.address)) {
+    out.type = line[17];
+    const char* name = line.data() + 19;
+    const void* tab = std::memchr(name, '\t', line.size() - 19);
+    out.name = std::string_view(name, tab != nullptr ? static_cast<const char*>(tab) - name
+                                                      : line.size() - 19);
+    return true;
+  }
   const size_t s1 = line.find(' ');
   if (s1 == std::string_view::npos || line.size() < s1 + 4 || line[s1 + 2] != ' ') return false;
   out.address = 0;

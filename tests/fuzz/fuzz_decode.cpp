@@ -5,8 +5,8 @@
 //   bytes patched back, to exactly its raw bytes; without the patches it encodes to bytes
 //   that decode again and re-encode to themselves;
 // - a multipart callchain's parts (parts.h) lie inside its slots, in order, whatever the header.
-// The readers' agreement (stream, for_each and next()) is fuzz_readers.cpp's: both walked
-// each input four ways here, at a third of the speed.
+// The readers' agreement (stream, for_each and next()) is checked by fuzz_readers.cpp, split
+// off because walking each input four ways here, with the roundtrip, ran at 188 exec/s.
 #include <cstring>
 
 #include "fuzz_support.h"

@@ -157,6 +157,20 @@ inline std::vector<Chosen> abis_for(std::span<const uint8_t> bytes) {
   return out;
 }
 
+// Whether an expensive property is checked on this input: on 1 input in `n`, chosen by a hash
+// of its bytes (so a finding replays). The replay test (PMCLOG_FUZZ_REPLAY) checks every input.
+inline bool sampled(std::span<const uint8_t> in, uint32_t n) {
+#ifdef PMCLOG_FUZZ_REPLAY
+  (void)in;
+  (void)n;
+  return true;
+#else
+  uint64_t h = 14695981039346656037ull;  // FNV-1a
+  for (uint8_t b : in) h = (h ^ b) * 1099511628211ull;
+  return (h >> 32) % n == 0;
+#endif
+}
+
 // A folder of its own under $TMPDIR, made once per process and emptied by the caller.
 inline const std::filesystem::path& scratch_dir() {
   static const std::filesystem::path dir = [] {

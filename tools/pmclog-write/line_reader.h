@@ -5,9 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "pmclog/json.h"
 #include "pmclog/reader.h"
@@ -39,7 +39,10 @@ class LineReader {
   ByteSource& src_;
   std::string name_;
   size_t max_;
-  std::vector<char> buf_;  // [pos_, end_) unread; kJsonPadding spare bytes kept at the end
+  // [pos_, end_) unread; kJsonPadding spare bytes kept at the end. Not zero-filled: a short
+  // input touches a page or two of the 1 MiB, where zeroing it all cost more than parsing.
+  std::unique_ptr<char[]> buf_;
+  size_t size_;
   size_t pos_ = 0, scan_ = 0, end_ = 0;  // scan_: no '\n' in [pos_, scan_)
   bool eof_ = false, compressed_ = false;
   uint64_t lineno_ = 0;

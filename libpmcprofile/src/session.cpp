@@ -204,6 +204,16 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
 
 void Session::symbolize() { tables_.symbolize(symbolizer_, objects_); }
 
+void Session::look_up_symbols_ahead() {
+  for (; looked_up_ < tables_.frames.size(); ++looked_up_) {
+    const Frame& f = tables_.frames[looked_up_];
+    if (f.where.object == kNoObject) continue;
+    const ObjectInfo& o = objects_.peek(f.where.object);
+    if (o.located && !o.file.empty() && !o.kallsyms)
+      symbolizer_.lookup(f.where.object, f.where.address, f.caller);
+  }
+}
+
 const Symbolized& Session::symbol(FrameId id) {
   const Frame& fr = tables_.frames[id];
   static const Symbolized none{Unresolved::no_mapping, {}};

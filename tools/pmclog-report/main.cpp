@@ -1,4 +1,5 @@
 // pmclog-report: option parsing and printing over the profile library (libpmcprofile).
+#include <malloc.h>
 #include <unistd.h>
 
 #include <sys/stat.h>
@@ -368,4 +369,11 @@ int body(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return pmclog::tools::run_main({kTool}, argc, argv, body); }
+int main(int argc, char** argv) {
+  // Memory freed stays with the process until it exits: each input's session under -j, and
+  // the large tables of a report, would otherwise go back to the kernel and be faulted in
+  // (zeroed) again by the next input. A report is short-lived; its peak is what it holds.
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  return pmclog::tools::run_main({kTool}, argc, argv, body);
+}

@@ -31,8 +31,9 @@ void read_in_parallel(pmcprofile::Session& into, const pmcprofile::Options& opt,
   std::condition_variable cv;
   size_t next = 0, absorbed = 0;
   bool stop = false;
-  // Inputs read and not merged yet hold their profiles: no more than one per thread.
-  const size_t ahead = static_cast<size_t>(jobs);
+  // Inputs read and not merged yet hold their profiles: one per thread, and one more, so
+  // that no thread waits while the input before it is merged.
+  const size_t ahead = static_cast<size_t>(jobs) + 1;
   const auto work = [&] {
     for (;;) {
       size_t k;
@@ -78,6 +79,7 @@ void read_in_parallel(pmcprofile::Session& into, const pmcprofile::Options& opt,
     before(k);
     into.absorb(std::move(*slot.session));
     slot.session.reset();
+    into.look_up_symbols_ahead();  // while the next inputs are read, not after the last
     if (opt.max_stacks != 0 && into.stack_nodes() > opt.max_stacks && !slot.report.stack_cap) {
       slot.report.stack_cap = true;
       slot.report.error = pmclog::input_display_name(inputs[k]) + ": more than " +

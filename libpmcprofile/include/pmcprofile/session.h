@@ -180,6 +180,11 @@ class Session {
 
   // Symbolizes every frame seen so far (each distinct one once).
   void symbolize();
+  // Looks up, ahead of symbolize(), the frames seen since the last call whose object file
+  // is found (not /proc/kallsyms, whose use a later input can still rule out): answers that
+  // depend on the file alone, which symbolize() then takes from the symbolizer's cache. The
+  // -j merge calls it between inputs, so that the lookups overlap the reading.
+  void look_up_symbols_ahead();
   const Symbolized& symbol(FrameId f);
 
   const std::vector<Profile>& profiles() const { return profiles_; }
@@ -208,6 +213,7 @@ class Session {
   // add_log_named's name of each frame met (symbol()'s results stay where they are).
   std::vector<const Symbolized*> frame_names_;
   size_t stacks_ = 0;                  // stack-table nodes so far (Options::max_stacks)
+  size_t looked_up_ = 0;               // frames before it: look_up_symbols_ahead() saw them
   std::optional<uint64_t> capped_at_;  // the offset of the sample that hit max_stacks
 };
 

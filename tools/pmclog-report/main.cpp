@@ -307,6 +307,8 @@ int body(int argc, char** argv) {
     return tools::code(status);
   }
   warn_unmatched_filters(session, kept);
+  // Object files first: their lookups overlap /proc/kallsyms being read on its own thread.
+  session.look_up_symbols_ahead();
   session.symbolize();
   // perf-script's last piece, before any other output: on standard output its text comes first.
   for (auto& w : scripts)

@@ -183,7 +183,8 @@ class Session {
   // Looks up, ahead of symbolize(), the frames seen since the last call whose object file
   // is found (not /proc/kallsyms, whose use a later input can still rule out): answers that
   // depend on the file alone, which symbolize() then takes from the symbolizer's cache. The
-  // -j merge calls it between inputs, so that the lookups overlap the reading.
+  // -j merge calls it between inputs, so that the lookups overlap the reading; the report
+  // calls it before symbolize(), so that they overlap /proc/kallsyms's reading.
   void look_up_symbols_ahead();
   const Symbolized& symbol(FrameId f);
 

@@ -339,28 +339,31 @@ std::string format_svg_diff(const pmcprofile::ProfileView& in, const SvgOptions&
       pmcprofile::distinct_event_samples({&in.profiles.at(1), 1}, t);
   const std::vector<uint64_t> base =
       pmcprofile::distinct_event_samples({&in.profiles.at(0), 1}, t);
-  const SvgLayout layout = svg::layout_frames(svg::merge_diff_stacks(in, options),
+  // A side that mixes periods of an event counts samples x period.
+  const std::vector<uint64_t> wb = pmcprofile::period_weights(in.profiles.at(0), t);
+  const std::vector<uint64_t> wn = pmcprofile::period_weights(in.profiles.at(1), t);
+  const SvgLayout layout = svg::layout_frames(svg::merge_diff_stacks(in, options, wb, wn),
                                              static_cast<double>(o.width), o.min_width);
   // Per distinct event, each side's effective samples per weighted count; the frame a share
   // is of is its event's frame, or the root when one event is drawn without one.
   std::vector<std::pair<double, double>> factor(t.distinct_events.first.size(), {1.0, 1.0});
-  const std::vector<uint64_t> wb = pmcprofile::period_weights(in.profiles.at(0), t);
-  const std::vector<uint64_t> wn = pmcprofile::period_weights(in.profiles.at(1), t);
   std::map<std::string, uint32_t> event_by_label;
   for (uint32_t d = 0; d < factor.size(); ++d) {
     factor[d] = {pmcprofile::effective_per_weighted(in.profiles.at(0), t, d, wb),
                  pmcprofile::effective_per_weighted(in.profiles.at(1), t, d, wn)};
     event_by_label[svg::clean(t.events[t.distinct_events.first[d]])] = d;
   }
+  uint32_t sampled = 0, only = 0;  // the root's: the one event with samples
+  for (uint32_t d = 0; d < factor.size(); ++d)
+    if (samples[d] != 0 || base[d] != 0) ++sampled, only = d;
+  const std::pair<double, double> root =
+      sampled == 1 ? factor[only] : std::pair<double, double>{1.0, 1.0};
   const auto scale = [&](const SvgFrame& of) -> std::pair<double, double> {
     if (of.kind == FrameKind::event) {
       auto it = event_by_label.find(of.name);
       if (it != event_by_label.end()) return factor[it->second];
     }
-    uint32_t sampled = 0, only = 0;  // the root: the one event with samples
-    for (uint32_t d = 0; d < factor.size(); ++d)
-      if (samples[d] != 0 || base[d] != 0) ++sampled, only = d;
-    return sampled == 1 ? factor[only] : std::pair<double, double>{1.0, 1.0};
+    return root;
   };
   size_t tested = 0, significant = 0;
   const Paint paint = diff_paint(layout, alpha, tested, significant, scale);

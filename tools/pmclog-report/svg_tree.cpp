@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <span>
 
-#include "pmcprofile/diff.h"
 #include "pmcprofile/objects.h"
 #include "pmcprofile/views.h"
 #include "svg_text.h"
@@ -134,18 +133,17 @@ FrameTree merge_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o) {
   return tree;
 }
 
-FrameTree merge_diff_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o) {
+FrameTree merge_diff_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o,
+                            std::span<const uint64_t> base_weight,
+                            std::span<const uint64_t> new_weight) {
   const pmcprofile::Profile& base = in.profiles.at(0);
   FrameTree tree;
   tree.reserve(in.profiles.at(1).nodes.size());
-  // A side that mixes periods of an event counts samples x period (pmcprofile::period_weights).
-  add_profile(tree, in, o, in.profiles.at(1), 0,
-              pmcprofile::period_weights(in.profiles.at(1), in.tables));
-  const std::vector<uint64_t> weight = pmcprofile::period_weights(base, in.tables);
+  add_profile(tree, in, o, in.profiles.at(1), 0, new_weight);
   std::vector<uint32_t> path;
   auto add = [&](uint32_t ctx, std::span<const pmcprofile::FunctionRef> stack, uint64_t n) {
     const pmcprofile::Context& c = in.tables.context_of(ctx);
-    if (!weight.empty()) n *= weight[c.event];
+    if (!base_weight.empty()) n *= base_weight[c.event];
     stack_labels(tree, in, o, c, stack, path);
     uint32_t at = 0;
     for (uint32_t l : path) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -81,7 +82,10 @@ FrameTree merge_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o);
 
 // --diff: the tree of the new profile (in.profiles[1]), each frame with the base's
 // (in.profiles[0]) samples on the same path as base_total. A base stack that leaves the new
-// shape counts up to the last frame the two share.
-FrameTree merge_diff_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o);
+// shape counts up to the last frame the two share. A side with weights
+// (pmcprofile::period_weights, by event id) counts samples x weight.
+FrameTree merge_diff_stacks(const pmcprofile::ProfileView& in, const SvgOptions& o,
+                            std::span<const uint64_t> base_weight,
+                            std::span<const uint64_t> new_weight);
 
 }  // namespace report::svg

@@ -1,4 +1,4 @@
-#include "find_debuginfo.h"
+#include "pmcprofile/find_debuginfo.h"
 
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
@@ -86,8 +86,10 @@ int find_local_debuginfo(Dwfl_Module* mod, void** userdata, const char* modname,
                          const char* file_name, const char* debuglink_file,
                          GElf_Word debuglink_crc, char** debuginfo_file_name) {
   const char* servers = std::getenv("DEBUGINFOD_URLS");
-  const auto* path = userdata != nullptr ? static_cast<const std::string*>(*userdata) : nullptr;
-  if ((servers != nullptr && servers[0] != '\0') || path == nullptr)
+  static const std::string kDefaultPath = ":.debug:/usr/lib/debug";
+  const auto* given = userdata != nullptr ? static_cast<const std::string*>(*userdata) : nullptr;
+  const std::string* path = given != nullptr ? given : &kDefaultPath;
+  if (servers != nullptr && servers[0] != '\0')
     return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
                                         debuglink_crc, debuginfo_file_name);
   int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,

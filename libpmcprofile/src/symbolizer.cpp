@@ -13,7 +13,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "find_debuginfo.h"
+#include "pmcprofile/find_debuginfo.h"
 #include "pmcprofile/kallsyms.h"
 #include "symbol_index.h"
 

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "unwind/chain.h"
@@ -131,6 +133,38 @@ TEST(DwarfUnwinder, CodeWithoutCfiEndsTheChainThere) {
   EXPECT_EQ(stop, UnwindStop::no_cfi) << record::unwind_stop_name(stop);
   ASSERT_EQ(pcs.size(), 3u);  // the capture, its caller, then the code without CFI: no guess
   EXPECT_EQ(sym.name(pcs[2] - 1), "unwind_no_cfi");
+}
+
+bool debuginfod_mapped() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find("libdebuginfod") != std::string::npos) return true;
+  return false;
+}
+
+// Code without CFI makes libdwfl look for the test program's separate debug file, which is
+// not there. The recorder searches this machine only: libdwfl's standard search would load a
+// debuginfod client (libcurl and some thirty libraries) into it, mid-recording. Run in a
+// fresh process (the threadsafe death-test style re-executes this test alone): SelfSymbols
+// elsewhere in this program uses the standard search.
+TEST(DwarfUnwinder, AMissingDebugFileLoadsNoDebuginfodClient) {
+  if (!DwarfUnwinder::available()) GTEST_SKIP() << "x86-64 only";
+  const char* servers = std::getenv("DEBUGINFOD_URLS");
+  if (servers != nullptr && servers[0] != '\0') GTEST_SKIP() << "DEBUGINFOD_URLS is set";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        auto c = std::make_unique<unwind_chain::Captured>();
+        DwarfUnwinder u;
+        int here = 0;
+        c->stack_top = feed_maps(u, 1, reinterpret_cast<uintptr_t>(&here));
+        unwind_chain::through_no_cfi(*c);
+        std::vector<uint64_t> pcs;
+        const UnwindStop stop = u.unwind(1, 1, registers_of(*c), {c->stack, c->size}, 64, pcs);
+        std::exit(stop != UnwindStop::no_cfi ? 2 : debuginfod_mapped() ? 1 : 0);
+      },
+      testing::ExitedWithCode(0), "");
 }
 
 TEST(DwarfUnwinder, NoRegistersNoObjectAndAForgottenProcess) {

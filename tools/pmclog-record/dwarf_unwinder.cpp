@@ -12,6 +12,7 @@
 #include <cstring>
 #include <set>
 
+#include "pmcprofile/find_debuginfo.h"
 #include "proc_info.h"
 
 namespace record {
@@ -48,9 +49,12 @@ int vdso_fd() {
   return fd;
 }
 
-char* g_debuginfo_path = nullptr;  // the standard search (build id, .gnu_debuglink)
+// Debug files (for .debug_frame) by build id and .gnu_debuglink, on this machine only unless
+// DEBUGINFOD_URLS names a server: the standard search would load a debuginfod client
+// (libcurl and some thirty libraries) into the recorder at its first missing debug file.
+char* g_debuginfo_path = nullptr;
 const Dwfl_Callbacks kDwflCallbacks = {
-    dwfl_build_id_find_elf, dwfl_standard_find_debuginfo, dwfl_offline_section_address,
+    dwfl_build_id_find_elf, pmcprofile::find_local_debuginfo, dwfl_offline_section_address,
     &g_debuginfo_path};
 
 }  // namespace

@@ -453,6 +453,36 @@ TEST_F(Svg, SearchHighlightsAndShowsTheMatchedShare) {
   EXPECT_EQ(got["clicked"][2], "Search");
 }
 
+// A subtitle longer than the room between "Reset Zoom" and "Search" (a diff's, on a narrow
+// page) goes on as many lines as it needs, centred between them, or below them when the
+// page is too narrow: in Chromium it meets neither control and stays above the frames and
+// inside the page, and it reads the same as on a wide page, where it is one line.
+TEST_F(Svg, ALongSubtitleMeetsNeitherControl) {
+  ASSERT_EQ(chromium_missing(), "");
+  const Graph wide = parse_svg(svg({"--diff", recorded(), "--", recorded()}, "wide.svg"));
+  ASSERT_NE(wide.sub.find("frames changed significantly"), std::string::npos) << wide.sub;
+  for (const char* width : {"1200", "640", "250"}) {
+    SCOPED_TRACE(width);
+    const std::string file =
+        svg({"--width", width, "--diff", recorded(), "--", recorded()}, std::string(width) + ".svg");
+    EXPECT_EQ(parse_svg(file).sub, wide.sub);
+    const auto lines = run_page(dir, file, reptest::slurp(kScripts + "layout.js"));
+    std::map<std::string, std::vector<std::string>> got;
+    for (const auto& l : lines) got[l[0]] = l;
+    ASSERT_EQ(got["meets"].size(), 3u);
+    ASSERT_EQ(got["sub"].size(), 8u);
+    EXPECT_EQ(got["meets"][1], "0") << "meets Reset Zoom";
+    EXPECT_EQ(got["meets"][2], "0") << "meets Search";
+    const double x0 = std::stod(got["sub"][1]), x1 = std::stod(got["sub"][3]),
+                 bottom = std::stod(got["sub"][4]), top_frame = std::stod(got["sub"][6]),
+                 page = std::stod(got["sub"][7]);
+    EXPECT_GE(x0, 0);
+    EXPECT_LE(x1, page);
+    EXPECT_LE(bottom, top_frame);
+    EXPECT_EQ(got["sub"][5] == "1", std::string(width) == "1200") << got["sub"][5] << " lines";
+  }
+}
+
 TEST_F(Svg, InlinedFramesWithInline) {
   // The loop body of the hot leaf is hotspot::mix, inlined: a frame above the leaf.
   const Graph g = parse_svg(svg({"--inline", recorded()}));

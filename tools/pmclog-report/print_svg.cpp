@@ -93,11 +93,13 @@ std::string graph_subtitle(const pmcprofile::Tables& t, const std::vector<uint64
   return sub;
 }
 
-// The image's size and where its rows are.
+// The image's size, where its rows are and the subtitle's lines.
 struct Page {
   double width = 0, height = 0;
   double y0 = 0;  // the y of depth 0: the bottom row of a flame graph, the top row of an icicle
   bool icicle = false;
+  std::vector<std::string> sub;  // the subtitle's lines
+  double sub_y = 0;              // the first line's baseline
   double y(uint32_t depth) const {
     return icicle ? y0 + depth * svg::kFrameHeight : y0 - depth * svg::kFrameHeight;
   }
@@ -105,12 +107,32 @@ struct Page {
 
 constexpr double kTopPad = svg::kFontSize * 4.5;         // title, subtitle, controls
 constexpr double kBottomPad = svg::kFontSize * 2 + 10;  // details line
+constexpr double kControlsY = svg::kFontSize * 3.2;     // "Reset Zoom", the subtitle, "Search"
+constexpr double kLineStep = svg::kFontSize * 1.25;
 
-Page page(const SvgLayout& layout, const SvgDrawing& o) {
+// The subtitle goes between the controls, centred, on as many lines as it needs. Glyphs are
+// taken wider here than for the frames' labels (0.65 em, not 0.59): a line that runs into
+// "Reset Search" is worse than a label cut short, and the fonts a browser falls back to
+// when Verdana is missing are wider. Under 20 glyphs between the controls (a narrow
+// --width), the lines go below them, across the page.
+std::vector<std::string> subtitle_lines(const std::string& sub, double width, bool& below) {
+  const double glyph = svg::kFontSize * 0.65;
+  const double control = 13 * glyph;  // "Reset Search" and a space
+  double band = width - 2 * (svg::kPad + control);
+  below = band < 20 * glyph;
+  if (below) band = width - 2 * svg::kPad;
+  return svg::wrap_text(sub, static_cast<size_t>(std::max(1.0, band / glyph)));
+}
+
+Page page(const SvgLayout& layout, const SvgDrawing& o, const std::string& sub) {
   Page p;
   p.width = static_cast<double>(o.width);
-  p.height = kTopPad + kBottomPad + (layout.max_depth + 1) * svg::kFrameHeight;
-  p.y0 = o.icicle ? kTopPad : p.height - kBottomPad - svg::kFrameHeight;
+  bool below = false;
+  p.sub = subtitle_lines(sub, p.width, below);
+  p.sub_y = kControlsY + (below ? kLineStep : 0);
+  const double top = kTopPad + (static_cast<double>(p.sub.size()) - 1 + (below ? 1 : 0)) * kLineStep;
+  p.height = top + kBottomPad + (layout.max_depth + 1) * svg::kFrameHeight;
+  p.y0 = o.icicle ? top : p.height - kBottomPad - svg::kFrameHeight;
   p.icicle = o.icicle;
   return p;
 }
@@ -136,7 +158,7 @@ void text(std::string& out, const char* id, double x, double y, const std::strin
 
 // Everything before the frames: the document, its style, the background, the title and
 // subtitle, the controls and the lines the script fills.
-void write_head(std::string& out, const Page& p, const std::string& title, const std::string& sub) {
+void write_head(std::string& out, const Page& p, const std::string& title) {
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
          "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"";
   append_number(out, p.width);
@@ -155,9 +177,27 @@ void write_head(std::string& out, const Page& p, const std::string& title, const
          "]]></style>\n";
   out += "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f8\"/>\n";
   text(out, "title", p.width / 2, svg::kFontSize * 1.8, title);
-  text(out, "sub", p.width / 2, svg::kFontSize * 3.2, sub);
-  text(out, "unzoom", svg::kPad, svg::kFontSize * 3.2, "Reset Zoom", "hide");
-  text(out, "search", p.width - svg::kPad, svg::kFontSize * 3.2, "Search");
+  if (p.sub.size() == 1) {
+    text(out, "sub", p.width / 2, p.sub_y, p.sub[0]);
+  } else {  // one element, a <tspan> per line
+    out += "<text id=\"sub\" x=\"";
+    append_number(out, p.width / 2);
+    out += "\" y=\"";
+    append_number(out, p.sub_y);
+    out += "\">";
+    for (size_t i = 0; i < p.sub.size(); ++i) {
+      out += "<tspan x=\"";
+      append_number(out, p.width / 2);
+      out += "\" y=\"";
+      append_number(out, p.sub_y + static_cast<double>(i) * kLineStep);
+      out += "\">";
+      append_xml(out, p.sub[i]);
+      out += "</tspan>";
+    }
+    out += "</text>\n";
+  }
+  text(out, "unzoom", svg::kPad, kControlsY, "Reset Zoom", "hide");
+  text(out, "search", p.width - svg::kPad, kControlsY, "Search");
   text(out, "details", svg::kPad, p.height - svg::kFontSize, " ");
   text(out, "matched", p.width - svg::kPad, p.height - svg::kFontSize, "");
 }
@@ -237,10 +277,10 @@ void write_script(std::string& out, const SvgLayout& layout, const Page& p, cons
 
 std::string render(const SvgLayout& layout, const std::string& title, const std::string& sub,
                    const SvgDrawing& o, const Paint& paint = {}) {
-  const Page p = page(layout, o);
+  const Page p = page(layout, o, sub);
   std::string out;
   out.reserve(4096 + layout.frames.size() * 160);
-  write_head(out, p, title, sub);
+  write_head(out, p, title);
   out += "<g id=\"frames\">\n";
   for (size_t i = 0; i < layout.frames.size(); ++i) write_frame(out, layout, i, p, paint);
   out += "</g>\n";

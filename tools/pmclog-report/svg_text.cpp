@@ -1,5 +1,6 @@
 #include "svg_text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "svg_geometry.h"
@@ -42,6 +43,44 @@ std::string fit_label(std::string_view name, double width) {
   const auto chars = static_cast<size_t>(fit);
   if (code_points(name) <= chars) return std::string(name);
   return std::string(first_code_points(name, chars - 2)) + "..";
+}
+
+std::vector<std::string> wrap_text(std::string_view text, size_t max_chars) {
+  max_chars = std::max<size_t>(max_chars, 1);
+  std::vector<std::string> lines;
+  const auto joins = [&](std::string_view s) {
+    return !lines.empty() && code_points(lines.back()) + 1 + code_points(s) <= max_chars;
+  };
+  // `s` after a space on the last line when `may_join` and it fits there, else on lines of
+  // its own, cut every max_chars code points.
+  const auto put = [&](std::string_view s, bool may_join) {
+    if (may_join && joins(s)) {
+      lines.back().append(" ").append(s);
+      return;
+    }
+    do {
+      const std::string_view head = first_code_points(s, max_chars);
+      lines.emplace_back(head);
+      s.remove_prefix(head.size());
+    } while (!s.empty());
+  };
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = text.find("; ", at);
+    end = end == std::string_view::npos ? text.size() : end + 1;  // the ';' ends its part
+    const std::string_view part = text.substr(at, end - at);
+    if (joins(part) || code_points(part) <= max_chars) {
+      put(part, true);
+    } else {  // a part longer than a line: word by word, from a line of its own
+      bool first = true;
+      for (size_t w = 0; w <= part.size();) {
+        const size_t space = std::min(part.find(' ', w), part.size());
+        if (space > w) put(part.substr(w, space - w), !first), first = false;
+        w = space + 1;
+      }
+    }
+    at = end + 1;
+  }
+  return lines;
 }
 
 void append_number(std::string& out, double v) {

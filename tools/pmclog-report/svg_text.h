@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pmclog/text.h"
 
@@ -22,6 +23,11 @@ void append_xml(std::string& out, std::string_view s);
 // under three characters (flamegraph.pl's rule; the page script applies the same on zoom).
 // `name` is valid UTF-8 (clean()).
 std::string fit_label(std::string_view name, double width);
+
+// `text` (valid UTF-8) as lines of at most `max_chars` code points: cut after "; " where it
+// can be, else at spaces, else anywhere. Joining the lines with " " gives back the text
+// except where a word longer than a line was cut.
+std::vector<std::string> wrap_text(std::string_view text, size_t max_chars);
 
 // Pixels with at most two decimals ("12.5", "3", "0.07").
 void append_number(std::string& out, double v);

@@ -12,7 +12,9 @@ if root.tag != NS + 'svg':
 out = ['size\t%s\t%s' % (root.get('width'), root.get('height'))]
 for t in root.iter(NS + 'text'):
     if t.get('id') in ('title', 'sub'):
-        out.append('%s\t%s' % (t.get('id'), t.text or ''))
+        # A subtitle too long for its line is a <tspan> per line: joined by spaces.
+        lines = [s.text or '' for s in t.findall(NS + 'tspan')] or [t.text or '']
+        out.append('%s\t%s' % (t.get('id'), ' '.join(lines)))
 frames = [g for g in root.iter(NS + 'g') if g.get('id') == 'frames']
 if len(frames) != 1:
     sys.exit('no frames group')

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "mutant_support.h"
@@ -481,6 +482,36 @@ TEST_F(Svg, ALongSubtitleMeetsNeitherControl) {
     EXPECT_LE(bottom, top_frame);
     EXPECT_EQ(got["sub"][5] == "1", std::string(width) == "1200") << got["sub"][5] << " lines";
   }
+}
+
+// A title longer than the page (twelve inputs, each named) is cut to it with "...", and
+// the whole of it is the hover text; a title that fits is as it was.
+TEST_F(Svg, ALongTitleIsCutToThePageWithTheWholeOfItOnHover) {
+  ASSERT_EQ(chromium_missing(), "");
+  std::vector<std::string> args{"--width", "640"};
+  for (int i = 0; i < 12; ++i) args.push_back(recorded());
+  const std::string file = svg(args, "many.svg");
+  const std::string text = reptest::slurp(file);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, std::regex(R"re(<text id="title"[^>]*>([^<]*)<title>([^<]*)</title></text>)re")))
+      << text.substr(0, 1500);
+  const std::string shown = m[1], whole = unescape(m[2]);
+  ASSERT_GE(shown.size(), 4u);
+  EXPECT_EQ(shown.substr(shown.size() - 3), "...");
+  EXPECT_EQ(whole.rfind(unescape(shown.substr(0, shown.size() - 3)), 0), 0u) << shown << "\n" << whole;
+  size_t named = 0;
+  for (size_t at = 0; (at = whole.find(recorded(), at)) != std::string::npos; at += recorded().size()) ++named;
+  EXPECT_EQ(named, 12u) << whole;
+  const auto lines = run_page(dir, file, reptest::slurp(kScripts + "layout.js"));
+  std::map<std::string, std::vector<std::string>> got;
+  for (const auto& l : lines) got[l[0]] = l;
+  ASSERT_EQ(got["title"].size(), 5u);
+  EXPECT_GE(std::stod(got["title"][1]), 0);
+  EXPECT_LE(std::stod(got["title"][3]), 640);
+  // One input: the title fits, and has no hover text of its own.
+  const std::string one = reptest::slurp(svg({recorded()}, "one.svg"));
+  EXPECT_EQ(one.find("<title>Flame graph"), std::string::npos);
+  EXPECT_NE(one.find("(" + recorded() + ")</text>"), std::string::npos);
 }
 
 TEST_F(Svg, InlinedFramesWithInline) {

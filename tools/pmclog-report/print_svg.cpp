@@ -109,6 +109,7 @@ constexpr double kTopPad = svg::kFontSize * 4.5;         // title, subtitle, con
 constexpr double kBottomPad = svg::kFontSize * 2 + 10;  // details line
 constexpr double kControlsY = svg::kFontSize * 3.2;     // "Reset Zoom", the subtitle, "Search"
 constexpr double kLineStep = svg::kFontSize * 1.25;
+constexpr double kTitleFontSize = 17;  // the style's #title
 
 // The subtitle goes between the controls, centred, on as many lines as it needs. Glyphs are
 // taken wider here than for the frames' labels (0.65 em, not 0.59): a line that runs into
@@ -176,7 +177,23 @@ void write_head(std::string& out, const Page& p, const std::string& title) {
          "#frames text{pointer-events:none}\n.par{opacity:.5}\n.hide{display:none}\n"
          "]]></style>\n";
   out += "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f8\"/>\n";
-  text(out, "title", p.width / 2, svg::kFontSize * 1.8, title);
+  // The title on one line (many inputs make it long): cut to the page at 0.65 em a glyph,
+  // the whole of it in the hover text.
+  const std::string shown = svg::cut_text(title, static_cast<size_t>((p.width - 2 * svg::kPad) /
+                                                                     (kTitleFontSize * 0.65)));
+  if (shown.size() == title.size()) {
+    text(out, "title", p.width / 2, svg::kFontSize * 1.8, title);
+  } else {
+    out += "<text id=\"title\" x=\"";
+    append_number(out, p.width / 2);
+    out += "\" y=\"";
+    append_number(out, svg::kFontSize * 1.8);
+    out += "\">";
+    append_xml(out, shown);
+    out += "<title>";
+    append_xml(out, title);
+    out += "</title></text>\n";
+  }
   if (p.sub.size() == 1) {
     text(out, "sub", p.width / 2, p.sub_y, p.sub[0]);
   } else {  // one element, a <tspan> per line

@@ -45,6 +45,12 @@ std::string fit_label(std::string_view name, double width) {
   return std::string(first_code_points(name, chars - 2)) + "..";
 }
 
+std::string cut_text(std::string_view text, size_t max_chars) {
+  max_chars = std::max<size_t>(max_chars, 4);
+  if (code_points(text) <= max_chars) return std::string(text);
+  return std::string(first_code_points(text, max_chars - 3)) + "...";
+}
+
 std::vector<std::string> wrap_text(std::string_view text, size_t max_chars) {
   max_chars = std::max<size_t>(max_chars, 1);
   std::vector<std::string> lines;

@@ -24,6 +24,10 @@ void append_xml(std::string& out, std::string_view s);
 // `name` is valid UTF-8 (clean()).
 std::string fit_label(std::string_view name, double width);
 
+// `text` (valid UTF-8) whole when it has at most `max_chars` code points, else its start and
+// "..." in max_chars (at least 4).
+std::string cut_text(std::string_view text, size_t max_chars);
+
 // `text` (valid UTF-8) as lines of at most `max_chars` code points: cut after "; " where it
 // can be, else at spaces, else anywhere. Joining the lines with " " gives back the text
 // except where a word longer than a line was cut.

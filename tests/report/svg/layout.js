@@ -1,6 +1,7 @@
 // Where the browser drew the head of the graph: whether the subtitle meets either control
 // (in its widest state: "Reset Zoom" shown, the search button reading "Reset Search"), the
-// subtitle's box, its line count, the top of the highest frame and the page's width.
+// subtitle's box, its line count, the top of the highest frame and the page's width; the
+// title's box.
 (function () {
   var unzoom = document.getElementById('unzoom'), search = document.getElementById('search');
   unzoom.classList.remove('hide');
@@ -13,5 +14,6 @@
   for (var i = 0; i < rs.length; i++) top = Math.min(top, +rs[i].getAttribute('y'));
   report(['meets\t' + (meet(s, z) ? 1 : 0) + '\t' + (meet(s, q) ? 1 : 0),
           'sub\t' + s.join('\t') + '\t' + Math.max(1, sub.getElementsByTagName('tspan').length) +
-              '\t' + top + '\t' + document.documentElement.getAttribute('width')]);
+              '\t' + top + '\t' + document.documentElement.getAttribute('width'),
+          'title\t' + box(document.getElementById('title')).join('\t')]);
 })();

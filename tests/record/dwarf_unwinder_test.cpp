@@ -9,9 +9,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 
+#include "support/process.h"
 #include "unwind/chain.h"
 
 namespace {
@@ -120,27 +120,24 @@ TEST(DwarfUnwinder, AShortStackCopyIsSaidSo) {
   EXPECT_LE(pcs.size(), 3u);
 }
 
-TEST(DwarfUnwinder, CodeWithoutCfiEndsTheChainThere) {
-  if (!DwarfUnwinder::available()) GTEST_SKIP() << "x86-64 only";
+// A stack captured through code built without CFI, unwound by a fresh unwinder.
+UnwindStop unwind_through_no_cfi(std::vector<uint64_t>& pcs) {
   auto c = std::make_unique<unwind_chain::Captured>();
   DwarfUnwinder u;
   int here = 0;
   c->stack_top = feed_maps(u, 1, reinterpret_cast<uintptr_t>(&here));
   unwind_chain::through_no_cfi(*c);
+  return u.unwind(1, 1, registers_of(*c), {c->stack, c->size}, 64, pcs);
+}
+
+TEST(DwarfUnwinder, CodeWithoutCfiEndsTheChainThere) {
+  if (!DwarfUnwinder::available()) GTEST_SKIP() << "x86-64 only";
   std::vector<uint64_t> pcs;
-  const UnwindStop stop = u.unwind(1, 1, registers_of(*c), {c->stack, c->size}, 64, pcs);
+  const UnwindStop stop = unwind_through_no_cfi(pcs);
   SelfSymbols sym;
   EXPECT_EQ(stop, UnwindStop::no_cfi) << record::unwind_stop_name(stop);
   ASSERT_EQ(pcs.size(), 3u);  // the capture, its caller, then the code without CFI: no guess
   EXPECT_EQ(sym.name(pcs[2] - 1), "unwind_no_cfi");
-}
-
-bool debuginfod_mapped() {
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line))
-    if (line.find("libdebuginfod") != std::string::npos) return true;
-  return false;
 }
 
 // Code without CFI makes libdwfl look for the test program's separate debug file, which is
@@ -155,14 +152,9 @@ TEST(DwarfUnwinder, AMissingDebugFileLoadsNoDebuginfodClient) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        auto c = std::make_unique<unwind_chain::Captured>();
-        DwarfUnwinder u;
-        int here = 0;
-        c->stack_top = feed_maps(u, 1, reinterpret_cast<uintptr_t>(&here));
-        unwind_chain::through_no_cfi(*c);
         std::vector<uint64_t> pcs;
-        const UnwindStop stop = u.unwind(1, 1, registers_of(*c), {c->stack, c->size}, 64, pcs);
-        std::exit(stop != UnwindStop::no_cfi ? 2 : debuginfod_mapped() ? 1 : 0);
+        const UnwindStop stop = unwind_through_no_cfi(pcs);
+        std::exit(stop != UnwindStop::no_cfi ? 2 : pmclog_test::self_maps("libdebuginfod") ? 1 : 0);
       },
       testing::ExitedWithCode(0), "");
 }

@@ -5,27 +5,19 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "pmcprofile/session.h"
 #include "report_support.h"
+#include "support/process.h"
 
 namespace {
 
 using namespace reptest::synthetic;
 
-bool debuginfod_mapped() {
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line))
-    if (line.find("libdebuginfod") != std::string::npos) return true;
-  return false;
-}
-
 TEST(Debuginfo, NoDebuginfodClientWithoutAServer) {
   const char* servers = std::getenv("DEBUGINFOD_URLS");
   if (servers != nullptr && servers[0] != '\0') GTEST_SKIP() << "DEBUGINFOD_URLS is set";
-  if (debuginfod_mapped()) GTEST_SKIP() << "another test in this process loaded it";
+  if (pmclog_test::self_maps("libdebuginfod")) GTEST_SKIP() << "another test in this process loaded it";
   std::error_code ec;
   const std::filesystem::path lib =
       std::filesystem::canonical("/usr/lib/x86_64-linux-gnu/libstdc++.so.6", ec);
@@ -51,7 +43,7 @@ TEST(Debuginfo, NoDebuginfodClientWithoutAServer) {
   ASSERT_TRUE(s.add_log(log).error.empty());
   s.symbolize();
   EXPECT_EQ(s.symbolizer().objects_opened(), 1u);
-  EXPECT_FALSE(debuginfod_mapped());
+  EXPECT_FALSE(pmclog_test::self_maps("libdebuginfod"));
 }
 
 }  // namespace

@@ -67,4 +67,7 @@ std::string shell_quote(const std::string& s);
 // True once the child has ended, without reaping it (for run's `during`).
 bool has_ended(pid_t pid);
 
+// Whether a file whose path holds `name` ("libdebuginfod") is mapped into this process.
+bool self_maps(const std::string& name);
+
 }  // namespace pmclog_test

@@ -12,7 +12,6 @@
 #include <future>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string_view>
 
 namespace pmcprofile {
@@ -90,37 +89,9 @@ WholeFile read_all(const std::string& path) {
 
 std::atomic<uint64_t> g_reads{0};
 
-std::mutex g_prefetch_mu;
-std::optional<std::future<KernelSymbols>> g_prefetch;  // with g_prefetch_mu
-
-KernelSymbols read_code_symbols(const std::string& path);
-
 }  // namespace
 
-uint64_t kallsyms_reads() { return g_reads.load(); }
-
-void prefetch_kernel_code_symbols() {
-  std::lock_guard lock(g_prefetch_mu);
-  if (!g_prefetch)
-    g_prefetch = std::async(std::launch::async, [] { return read_code_symbols(kKallsymsPath); });
-}
-
 KernelSymbols read_kernel_code_symbols(const std::string& path) {
-  if (path == kKallsymsPath) {
-    std::unique_lock lock(g_prefetch_mu);
-    if (g_prefetch) {
-      std::future<KernelSymbols> f = std::move(*g_prefetch);
-      g_prefetch.reset();
-      lock.unlock();
-      return f.get();
-    }
-  }
-  return read_code_symbols(path);
-}
-
-namespace {
-
-KernelSymbols read_code_symbols(const std::string& path) {
   ++g_reads;
   std::vector<KernelSymbol> out;
   WholeFile f = read_all(path);
@@ -146,7 +117,35 @@ KernelSymbols read_code_symbols(const std::string& path) {
   return KernelSymbols(std::move(f.data), std::move(out));
 }
 
+namespace {
+
+std::mutex g_running_mu;
+std::shared_future<std::shared_ptr<const KernelSymbols>> g_running;  // with g_running_mu
+
+std::shared_future<std::shared_ptr<const KernelSymbols>> start_running() {
+  std::lock_guard lock(g_running_mu);
+  if (!g_running.valid()) {
+    g_running = std::async(std::launch::async, [] {
+      return std::make_shared<const KernelSymbols>(read_kernel_code_symbols(kKallsymsPath));
+    }).share();
+  }
+  return g_running;
+}
+
 }  // namespace
+
+uint64_t kallsyms_reads() { return g_reads.load(); }
+
+void prefetch_kernel_code_symbols() { start_running(); }
+
+std::shared_ptr<const KernelSymbols> running_kernel_code_symbols() {
+  return start_running().get();
+}
+
+uint64_t running_kernel_text_start() {
+  static const uint64_t start = kernel_text_start();  // a static's initialization is thread-safe
+  return start;
+}
 
 uint64_t kernel_text_start(const std::string& path) {
   ++g_reads;

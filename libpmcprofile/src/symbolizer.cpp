@@ -27,7 +27,7 @@ struct Symbolizer::Module {
   Dwfl_Module* mod = nullptr;
   bool has_symbols = false;
   std::optional<SymbolIndex> symbols;  // with has_symbols
-  KernelSymbols kallsyms;  // sorted by address
+  std::shared_ptr<const KernelSymbols> kallsyms;  // the process's one copy, sorted by address
   // The compile units by address range, built on first need: libdw finds an address's unit
   // only through .debug_aranges, which clang does not emit unless asked (-gdwarf-aranges).
   struct UnitRange {
@@ -154,14 +154,14 @@ Symbolizer::Module& Symbolizer::module(ObjectId id) {
   if (m.ready) return m;
   m.ready = true;
   ObjectInfo& o = objects_.info_mutable(id);
-  if (o.kallsyms && (o.kallsyms_mapped == 0 || kernel_text_start() != o.kallsyms_mapped)) {
+  if (o.kallsyms && (o.kallsyms_mapped == 0 || running_kernel_text_start() != o.kallsyms_mapped)) {
     // Another boot or machine: this kallsyms does not describe that kernel.
     o.kallsyms = false;
     o.missing = Missing::not_found;
   }
   if (o.kallsyms) {
-    m.kallsyms = read_kernel_code_symbols();
-    m.has_symbols = !m.kallsyms.empty();
+    m.kallsyms = running_kernel_code_symbols();
+    m.has_symbols = !m.kallsyms->empty();
     ++s_->opened;
     return m;
   }
@@ -195,10 +195,11 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
   const uint64_t at = caller && address > 0 ? address - 1 : address;
   const ObjectInfo& o = objects_.info(object);
   Module& m = module(object);
-  if (!m.kallsyms.empty()) {
-    auto k = std::upper_bound(m.kallsyms.begin(), m.kallsyms.end(), at,
+  if (m.kallsyms && !m.kallsyms->empty()) {
+    const KernelSymbols& ks = *m.kallsyms;
+    auto k = std::upper_bound(ks.begin(), ks.end(), at,
                               [](uint64_t a, const KernelSymbol& e) { return a < e.address; });
-    if (k == m.kallsyms.begin()) {
+    if (k == ks.begin()) {
       out.why = Unresolved::no_symbols;
     } else {
       out.frames.push_back(

@@ -38,18 +38,26 @@ class KernelSymbols {
 
 // The code symbols (types t, T, w, W), sorted by address; symbols at one address keep the
 // file's order. Empty when the file cannot be read.
-KernelSymbols read_kernel_code_symbols(const std::string& path = kKallsymsPath);
+KernelSymbols read_kernel_code_symbols(const std::string& path);
 
-// Starts reading /proc/kallsyms's code symbols on a thread of its own, so that the kernel's
-// slow making of the file (tens of milliseconds for 120,000 lines) overlaps the replay: the
-// replay calls it at a log's first kernel frame it can name. The next
-// read_kernel_code_symbols() of the default path takes the result; a second call before
-// then does nothing.
+// /proc/kallsyms's code symbols, read once per process and shared: every session of a
+// process names kernel frames from one copy (a -j report's threads, both sides of a diff),
+// where each would pay the kernel's slow making of the file (tens of milliseconds for
+// 120,000 lines) and hold its own copy.
+std::shared_ptr<const KernelSymbols> running_kernel_code_symbols();
+
+// Starts running_kernel_code_symbols()'s reading on a thread of its own, so that it overlaps
+// the replay: the replay calls it at a log's first kernel frame it can name. Does nothing
+// once the reading has started.
 void prefetch_kernel_code_symbols();
 
 // The kernel's text start: _text, or _stext when there is no _text; 0 when the file cannot
 // be read or hides its addresses.
 uint64_t kernel_text_start(const std::string& path = kKallsymsPath);
+
+// kernel_text_start() of /proc/kallsyms, read once per process: a session checks with it
+// that a log's kernel is this boot's.
+uint64_t running_kernel_text_start();
 
 // How many times this process has opened a kallsyms file through the two functions above:
 // the profile library reads /proc/kallsyms only for kernel frames it names, and tests check

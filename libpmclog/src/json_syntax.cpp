@@ -33,12 +33,19 @@ std::string_view token_of(od::value& v) {
   return t;
 }
 
+// The DOM parser's nesting limit (simdjson's default): a line nested deeper is refused, and
+// the walk below stops there rather than recursing once per '[' of a hostile line.
+constexpr size_t kMaxDepth = simdjson::DEFAULT_MAX_DEPTH;
+
 // Where a line that the DOM parser refused goes wrong. On-Demand walks it value by value and
 // stops at the error, which gives a column; a number too wide for 64 bits (which the DOM
 // reports only as a bad number) is named with its member instead.
-std::optional<Error> walk(od::value v, std::string_view key, od::document& doc, std::string_view line) {
+std::optional<Error> walk(od::value v, std::string_view key, od::document& doc,
+                          std::string_view line, size_t depth) {
   od::json_type t{};
   if (auto e = v.type().get(t)) return bad(syntax_error(e, doc, line));
+  if ((t == od::json_type::object || t == od::json_type::array) && depth >= kMaxDepth)
+    return bad(syntax_error(simdjson::DEPTH_ERROR, doc, line));
   switch (t) {
     case od::json_type::object: {
       od::object obj;
@@ -48,7 +55,7 @@ std::optional<Error> walk(od::value v, std::string_view key, od::document& doc, 
         std::string_view k;
         if (auto e = std::move(member).get(f)) return bad(syntax_error(e, doc, line));
         if (auto e = f.unescaped_key().get(k)) return bad(syntax_error(e, doc, line));
-        if (auto err = walk(f.value(), k, doc, line)) return err;
+        if (auto err = walk(f.value(), k, doc, line, depth + 1)) return err;
       }
       return std::nullopt;
     }
@@ -58,7 +65,7 @@ std::optional<Error> walk(od::value v, std::string_view key, od::document& doc, 
       for (auto item : arr) {
         od::value iv;
         if (auto e = std::move(item).get(iv)) return bad(syntax_error(e, doc, line));
-        if (auto err = walk(iv, key, doc, line)) return err;
+        if (auto err = walk(iv, key, doc, line, depth + 1)) return err;
       }
       return std::nullopt;
     }
@@ -110,7 +117,7 @@ Error locate_json_error(simdjson::error_code dom_error, const simdjson::padded_s
   if (t == od::json_type::object || t == od::json_type::array) {
     od::value root;
     if (auto e = doc.get_value().get(root)) return bad(syntax_error(e, doc, line));
-    if (auto err = walk(root, "", doc, line)) return *err;
+    if (auto err = walk(root, "", doc, line, 0)) return *err;
     // simdjson 3.0 has no document::at_end(): a location after the value is trailing text.
     const char* rest = nullptr;
     if (doc.current_location().get(rest) == simdjson::SUCCESS)

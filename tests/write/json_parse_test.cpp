@@ -142,6 +142,8 @@ std::string deep_line(int n) {
   return s + "]}";
 }
 const std::string kDeep129 = deep_line(129), kDeep33 = deep_line(33);
+// Nested 200,000 deep: the syntax error's locator recursed once per '[' and ran off the stack.
+const std::string kDeepNesting = R"({"type":"sysexit","pid":)" + std::string(200000, '[');
 
 INSTANTIATE_TEST_SUITE_P(
     Lines, JsonParseRejects,
@@ -169,6 +171,7 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{R"({"type":"sysexit","pid":1)", kL3, "invalid JSON", "column"},
         // Found by the jsonl fuzz target: the locator crashed on a string left open.
         Bad{R"({"type":"callchain","ty)", kL3, "invalid JSON", "never closed"},
+        Bad{kDeepNesting.c_str(), kL3, "invalid JSON at column 1049", "too deep"},
         Bad{R"([1,2])", kL3, "array", "not a JSON object"}));
 
 TEST(JsonParse, EncodesToTheKernelBytes) {

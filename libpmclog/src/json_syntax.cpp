@@ -12,17 +12,19 @@ namespace od = simdjson::ondemand;
 Error bad(std::string msg) { return Error{Errc::value_out_of_range, 0, 0, std::move(msg)}; }
 std::string label(std::string_view name) { return "field '" + std::string(name) + "'"; }
 
-// The parser's message for a syntax error, at the column where the parser stood.
+// The parser's message for a syntax error at `at` (off the end of the line when outside it).
+std::string syntax_error_at(simdjson::error_code e, const char* at, std::string_view line) {
+  const size_t column = at != nullptr && at >= line.data() && at <= line.data() + line.size()
+                            ? static_cast<size_t>(at - line.data()) + 1
+                            : line.size() + 1;
+  return "invalid JSON at column " + std::to_string(column) + ": " + simdjson::error_message(e);
+}
+
+// The same at the column where the parser stood.
 std::string syntax_error(simdjson::error_code e, od::document& doc, std::string_view line) {
-  std::string msg = "invalid JSON";
   const char* at = nullptr;
-  if (!doc.current_location().get(at) && at >= line.data() && at <= line.data() + line.size())
-    msg += " at column " + std::to_string(at - line.data() + 1);
-  else
-    msg += " at column " + std::to_string(line.size() + 1);  // ran off the end of the line
-  msg += ": ";
-  msg += simdjson::error_message(e);
-  return msg;
+  if (doc.current_location().get(at)) at = nullptr;
+  return syntax_error_at(e, at, line);
 }
 
 // The raw text of a number token, for messages.
@@ -45,7 +47,7 @@ std::optional<Error> walk(od::value v, std::string_view key, od::document& doc,
   od::json_type t{};
   if (auto e = v.type().get(t)) return bad(syntax_error(e, doc, line));
   if ((t == od::json_type::object || t == od::json_type::array) && depth >= kMaxDepth)
-    return bad(syntax_error(simdjson::DEPTH_ERROR, doc, line));
+    return bad(syntax_error_at(simdjson::DEPTH_ERROR, v.raw_json_token().data(), line));
   switch (t) {
     case od::json_type::object: {
       od::object obj;
@@ -106,6 +108,9 @@ std::optional<Error> walk(od::value v, std::string_view key, od::document& doc,
 
 Error locate_json_error(simdjson::error_code dom_error, const simdjson::padded_string_view& text,
              std::string_view line) {
+  // Columns count in the parsed text, which is the line or a padded copy of it: positions
+  // the parser gives point into the text.
+  line = std::string_view(text.data(), text.length());
   od::parser parser;  // the error path only: a fresh one is cheap enough
   od::document doc;
   // A refused iterate() leaves no document to ask for a location (simdjson 3.0 crashes in

@@ -171,7 +171,10 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{R"({"type":"sysexit","pid":1)", kL3, "invalid JSON", "column"},
         // Found by the jsonl fuzz target: the locator crashed on a string left open.
         Bad{R"({"type":"callchain","ty)", kL3, "invalid JSON", "never closed"},
-        Bad{kDeepNesting.c_str(), kL3, "invalid JSON at column 1049", "too deep"},
+        // The 1,024th level (the object and 1,023 arrays are simdjson's limit), at its '['.
+        Bad{kDeepNesting.c_str(), kL3, "invalid JSON at column 1048", "too deep"},
+        // A column inside the line: it was counted in the parser's padded copy of the line.
+        Bad{R"({"type":"sysexit", oops})", kL3, "invalid JSON at column 20", "structure"},
         Bad{R"([1,2])", kL3, "array", "not a JSON object"}));
 
 TEST(JsonParse, EncodesToTheKernelBytes) {

@@ -130,8 +130,8 @@ TEST(Kallsyms, OneReadingServesEverySessionOfTheProcess) {
   EXPECT_EQ(kernel_function(log), want->name);
   const uint64_t after_first = pmcprofile::kallsyms_reads();
   EXPECT_LE(after_first, before + 2);
-  // Two more sessions at once, as the threads of a -j report: both name the frame from the
-  // first one's reading.
+  // Two more sessions at once, on threads of their own: both name the frame from the first
+  // one's reading.
   std::string a, b;
   std::thread ta([&] { a = kernel_function(log); });
   std::thread tb([&] { b = kernel_function(log); });

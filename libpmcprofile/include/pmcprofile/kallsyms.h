@@ -40,10 +40,10 @@ class KernelSymbols {
 // file's order. Empty when the file cannot be read.
 KernelSymbols read_kernel_code_symbols(const std::string& path);
 
-// /proc/kallsyms's code symbols, read once per process and shared: every session of a
-// process names kernel frames from one copy (a -j report's threads, both sides of a diff),
-// where each would pay the kernel's slow making of the file (tens of milliseconds for
-// 120,000 lines) and hold its own copy.
+// /proc/kallsyms's code symbols, read once per process and shared: every Session of a
+// process names kernel frames from one copy (a program with a session per thread), where
+// each would pay the kernel's slow making of the file (tens of milliseconds for 120,000
+// lines) and hold its own copy.
 std::shared_ptr<const KernelSymbols> running_kernel_code_symbols();
 
 // Starts running_kernel_code_symbols()'s reading on a thread of its own, so that it overlaps

@@ -200,7 +200,7 @@ Result<JsonContainerLine> parse_container_json(std::string_view line, ByteOrder 
   const simdjson::padded_string_view text(copy.data(), line.size(), copy.size());
   dom::element doc;
   if (auto err = parser.parse(text.data(), text.length(), false).get(doc))
-    return json_detail::locate_json_error(err, text, line);
+    return json_detail::locate_json_error(err, text);
   if (doc.type() != dom::element_type::OBJECT) return bad("the line is not a JSON object");
   const dom::object obj = doc.get_object().value_unsafe();
   JsonContainerLine res;

@@ -189,13 +189,12 @@ std::optional<Error> read_member(int slot, std::string_view key, dom::element v,
   return read_str(v, key, c.str[static_cast<size_t>(slot)]);
 }
 
-std::optional<Error> collect_dom(const simdjson::padded_string_view& text, std::string_view line,
-                                 Collected& c) {
+std::optional<Error> collect_dom(const simdjson::padded_string_view& text, Collected& c) {
   thread_local dom::parser parser;
   c.reset();
   dom::element doc;
   if (auto err = parser.parse(text.data(), text.length(), false).get(doc))
-    return locate_json_error(err, text, line);
+    return locate_json_error(err, text);
   if (doc.type() != dom::element_type::OBJECT)
     return bad(std::string("the line is not a JSON object (it holds ") + type_name(doc.type()) + ")");
   const SlotTable& table = slot_table();
@@ -318,7 +317,7 @@ Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& i
 Result<JsonRecord> parse(std::string_view line, bool has_padding, const Abi& abi,
                          JsonLineInfo& info) {
   Collected& c = t_collected;
-  if (auto e = collect_dom(padded(line, has_padding), line, c)) return *e;
+  if (auto e = collect_dom(padded(line, has_padding), c)) return *e;
   return interpret(c, abi, info);
 }
 
@@ -522,7 +521,7 @@ Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& i
 // The ABI members only; the record is not interpreted.
 Result<JsonLineHead> peek(std::string_view line, bool has_padding) {
   Collected& c = t_collected;
-  if (auto e = collect_dom(padded(line, has_padding), line, c)) return *e;
+  if (auto e = collect_dom(padded(line, has_padding), c)) return *e;
   const auto has = [&](int s) { return c.seen[static_cast<size_t>(s)]; };
   const auto num = [&](int s) { return c.num[static_cast<size_t>(s)].v; };
   JsonLineHead h;

@@ -106,11 +106,10 @@ std::optional<Error> walk(od::value v, std::string_view key, od::document& doc,
 
 }  // namespace
 
-Error locate_json_error(simdjson::error_code dom_error, const simdjson::padded_string_view& text,
-             std::string_view line) {
-  // Columns count in the parsed text, which is the line or a padded copy of it: positions
-  // the parser gives point into the text.
-  line = std::string_view(text.data(), text.length());
+Error locate_json_error(simdjson::error_code dom_error, const simdjson::padded_string_view& text) {
+  // Columns count in the parsed text (the line, or a padded copy of it): the parser's
+  // positions point into it.
+  const std::string_view line(text.data(), text.length());
   od::parser parser;  // the error path only: a fresh one is cheap enough
   od::document doc;
   // A refused iterate() leaves no document to ask for a location (simdjson 3.0 crashes in

@@ -10,7 +10,6 @@
 
 namespace pmclog::json_detail {
 
-Error locate_json_error(simdjson::error_code dom_error, const simdjson::padded_string_view& text,
-                        std::string_view line);
+Error locate_json_error(simdjson::error_code dom_error, const simdjson::padded_string_view& text);
 
 }  // namespace pmclog::json_detail

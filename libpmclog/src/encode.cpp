@@ -89,9 +89,8 @@ Result<uint16_t> encoded_length(const RecordValue& r, const Abi& abi, const Enco
     if (Error e = check_values(r, *l, abi, opt)) return e;
     natural = l->fixed_size;
     if (l->variable) {
-      natural = l->fields[l->nfields - 1].type == FieldType::path
-                    ? round4(natural + r.text.size() + 1)
-                    : natural + r.pcs.size() * abi.slot_width();
+      natural = l->ends_with_path() ? round4(natural + r.text.size() + 1)
+                                    : natural + r.pcs.size() * abi.slot_width();
     }
   }
   size_t len = natural;

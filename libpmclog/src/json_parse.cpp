@@ -305,7 +305,7 @@ std::optional<Error> check_members(const Collected& c, const RecordValue& r, con
 size_t natural_length(const RecordValue& r, const Layout* l, const Abi& abi) {
   if (!l) return abi.header_size() + r.payload.size();
   if (!l->variable) return l->fixed_size;
-  if (l->fields[l->nfields - 1].type == FieldType::path)
+  if (l->ends_with_path())
     return (l->fixed_size + r.text.size() + 1 + 3) & ~size_t{3};
   return l->fixed_size + r.pcs.size() * l->addr_slot;
 }
@@ -484,9 +484,11 @@ Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& i
     }
   }
 
-  // An explicit length is kept when the contents fit it (a longer path or callchain record
-  // keeps its slack, so that odd logs come back exact); otherwise the line contradicts
-  // itself, typically after a path was edited, and the message says how to fix it.
+  // An explicit length is kept when the contents fit it (a longer path record keeps its
+  // slack, so that odd logs come back exact); otherwise the line contradicts itself,
+  // typically after a path or the frames were edited, and the message says how to fix it.
+  // A CALLCHAIN has no slack: every slot after its header is a frame, so a longer length
+  // would add zero frames or leave a part of a slot that no reader accepts.
   if (has(kLength)) {
     if (auto e = take(num(kLength), 16, "length", v)) return *e;
     if (v < abi.header_size() || v % 4 != 0 || v > kMaxRecordLength)
@@ -494,7 +496,7 @@ Result<JsonRecord> interpret(const Collected& c, const Abi& abi, JsonLineInfo& i
                  " is not a record length (a multiple of 4 from " + std::to_string(abi.header_size()) +
                  " to " + std::to_string(kMaxRecordLength) + ")");
     const size_t natural = natural_length(r, layout, abi);
-    const bool slack_ok = !layout || layout->variable;
+    const bool slack_ok = !layout || layout->ends_with_path();
     if (v < natural || (v != natural && !slack_ok))
       return fail(Errc::length_wrong_size,
                   "field 'length': length " + std::to_string(v) + " does not match the contents (" +

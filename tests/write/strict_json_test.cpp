@@ -139,6 +139,26 @@ TEST(StrictJson, InconsistentExplicitLengthSaysWhichMemberToRemove) {
   EXPECT_EQ(slack->value.length, short_len + 8);
 }
 
+// Every slot after a CALLCHAIN's header is a frame: a length kept after frames were removed
+// would add zero frames (8 bytes more) or leave half a slot no reader takes (4 more).
+TEST(StrictJson, CallchainLengthIsItsFrames) {
+  const std::string frames = R"("pcs":["0x401000","0x401200"]})";
+  const auto chain = [&](const std::string& length_member) {
+    return R"({"type":"callchain","pid":1,)" + length_member + frames;
+  };
+  const uint16_t len = derived_length(chain(""), kL3);
+  auto same = parse_json_record(chain("\"length\":" + std::to_string(len) + ","), kL3);
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_EQ(same->value.length, len);
+  for (int more : {4, 8, 16}) {
+    const std::string e = error_of(chain("\"length\":" + std::to_string(len + more) + ","));
+    EXPECT_TRUE(has(e, "length " + std::to_string(len + more) + " does not match the contents (" +
+                           std::to_string(len) + " bytes)"))
+        << e;
+    EXPECT_TRUE(has(e, "remove \"length\"")) << e;
+  }
+}
+
 TEST(StrictJson, PaddedAndCopiedLinesParseTheSame) {
   const std::string line = R"({"type":"callchain","pid":9,"cpu":1,"pcs":[1,2,3],"file":"a.pmclog"})";
   std::string buf = line + std::string(kJsonPadding, '9');  // padding bytes must not matter

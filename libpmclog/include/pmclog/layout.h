@@ -74,11 +74,10 @@ struct Layout {
   const FieldSpec* end() const { return fields.data() + nfields; }
   const FieldSpec* find(Field f) const;
   bool has(Field f) const { return find(f) != nullptr; }
+  bool ends_with_path() const { return variable && fields[nfields - 1].type == FieldType::path; }
   // Smallest valid length: fixed_size, plus the NUL (rounded up to 4) for a path.
   uint16_t min_length() const {
-    return variable && fields[nfields - 1].type == FieldType::path
-               ? static_cast<uint16_t>((fixed_size + 1 + 3) & ~3)
-               : fixed_size;
+    return ends_with_path() ? static_cast<uint16_t>((fixed_size + 1 + 3) & ~3) : fixed_size;
   }
 };
 

@@ -2,7 +2,9 @@
 // tool's library), with a dictionary of member names (dict/jsonl.dict). Property: for every
 // input the writer accepts, jsonl -> write -> dump -> jsonl is a fixed point: writing the
 // dump of the written log, with the same ABI, gives the same dump again; and when the written
-// log decodes without an error, writing its dump gives back exactly its bytes.
+// log decodes without an error, writing its dump gives back exactly its bytes. A written log
+// with damage (stale bytes laid over a header) dumps without its damaged records, so the
+// rewrite is the salvaged log: the same lines at other offsets, and from there a fixed point.
 #include <fstream>
 #include <iterator>
 
@@ -90,6 +92,25 @@ std::string dump_jsonl(const Written& w, bool& clean) {
   return out;
 }
 
+// The lines without their leading "offset" member, which every dump line has.
+std::string without_offsets(const std::string& jsonl) {
+  std::string out;
+  size_t at = 0;
+  while (at < jsonl.size()) {
+    size_t end = jsonl.find('\n', at);
+    end = end == std::string::npos ? jsonl.size() : end + 1;
+    const std::string_view line(jsonl.data() + at, end - at);
+    const std::string_view key = "{\"offset\":";
+    check(line.substr(0, key.size()) == key, "a dump line that does not begin with its offset");
+    const size_t comma = line.find(',');
+    check(comma != std::string_view::npos, "a dump line with nothing after its offset");
+    out += '{';
+    out += line.substr(comma + 1);
+    at = end;
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -108,7 +129,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(second.has_value(), "the writer refuses the dump of its own output");
   check(second->abi == first->abi, "the dump is written with another ABI");
   const std::string jsonl2 = dump_jsonl(*second, clean2);
-  check(jsonl2 == jsonl1, "jsonl -> write -> dump -> jsonl is not a fixed point");
-  if (clean1) check(second->bytes == first->bytes, "writing the dump of a clean log changes it");
+  if (clean1) {
+    check(jsonl2 == jsonl1, "jsonl -> write -> dump -> jsonl is not a fixed point");
+    check(second->bytes == first->bytes, "writing the dump of a clean log changes it");
+    return 0;
+  }
+  check(clean2, "the salvaged log has damage");
+  check(without_offsets(jsonl2) == without_offsets(jsonl1),
+        "the salvaged log's records are not those of the damaged log's dump");
+  const auto third = write_jsonl(
+      {reinterpret_cast<const uint8_t*>(jsonl2.data()), jsonl2.size()}, same);
+  check(third.has_value(), "the writer refuses the dump of the salvaged log");
+  bool clean3 = false;
+  check(dump_jsonl(*third, clean3) == jsonl2, "the salvaged log's dump is not a fixed point");
   return 0;
 }

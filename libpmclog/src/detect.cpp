@@ -25,16 +25,35 @@ Error abi_error(const std::string& what) {
 
 std::string at(uint64_t off) { return " at offset " + std::to_string(off); }
 
+constexpr size_t kMaxResyncBytes = 64 * 1024;
+
 // Walks records by their length only (framing needs no address width). Calls f(offset,
-// type, length, pointer) until f returns false or the framing breaks.
+// type, length, pointer) until f returns false or the data ends. Past a broken header it
+// goes on, as the readers' resync does, at the next offset where a plausible header is
+// followed by another or by the end: damage in a log's first records would otherwise leave
+// the detection with only the records before it, and a guess where the rest had evidence.
 template <class F>
 void walk(std::span<const uint8_t> d, ByteOrder o, size_t header, F&& f) {
-  size_t pos = 0;
-  for (size_t n = 0; n < kMaxScannedRecords && pos + 4 <= d.size(); ++n) {
+  const auto length_at = [&](size_t pos) -> uint16_t {  // 0: no plausible header there
+    if (pos + 4 > d.size()) return 0;
     const uint32_t w = detail::load32(o, d.data() + pos);
     const uint16_t len = w & 0xFFFF;
-    if ((w >> 24) != kHeaderMagic || len < header || (len & 3u) || pos + len > d.size()) return;
-    if (!f(pos, static_cast<uint8_t>(w >> 16), len, d.data() + pos)) return;
+    if ((w >> 24) != kHeaderMagic || len < header || (len & 3u) || pos + len > d.size()) return 0;
+    return len;
+  };
+  size_t pos = 0;
+  for (size_t n = 0; n < kMaxScannedRecords && pos + 4 <= d.size(); ++n) {
+    uint16_t len = length_at(pos);
+    if (len == 0) {
+      const size_t from = pos;
+      for (++pos; pos + 4 <= d.size() && pos - from < kMaxResyncBytes; ++pos) {
+        len = length_at(pos);
+        if (len != 0 && (pos + len == d.size() || length_at(pos + len) != 0)) break;
+      }
+      if (pos + 4 > d.size() || pos - from >= kMaxResyncBytes) return;
+    }
+    if (!f(pos, static_cast<uint8_t>(detail::load32(o, d.data() + pos) >> 16), len, d.data() + pos))
+      return;
     pos += len;
   }
 }

@@ -96,6 +96,30 @@ TEST(Detect, EveryPartCanBeOverridden) {
   EXPECT_EQ(dm->abi.generation, Generation::M10);
 }
 
+// A broken header early in the log: the evidence after it still counts, found as the
+// readers' resync finds the next record, whether the broken header's length holds or not.
+TEST(Detect, EvidenceAfterABrokenHeaderCounts) {
+  const Abi abi = Abi::make(Generation::L3, 4, ByteOrder::little);
+  const auto b = log_of(
+      abi, {make(K::initialize, true, {{Field::version, 0x03010000}, {Field::arch, 0x91}}),
+            make(K::userdata, true, {{Field::userdata, 7}}),
+            make(K::map_out, true, {{Field::pid, 1}, {Field::start, 0x1000}, {Field::end, 0x2000}}),
+            make(K::closelog, true, {})});
+  const size_t userdata = 20, map_out = 36;  // INITIALIZE is 20 bytes, USERDATA 16
+  ASSERT_EQ(b[map_out + 2], 15);             // MAP_OUT's type, L3 numbering
+  for (uint32_t word : {0x110D0010u, 0x12345678u}) {  // bad magic: length kept, length absurd
+    auto damaged = b;
+    for (int i = 0; i < 4; ++i) damaged[userdata + i] = static_cast<uint8_t>(word >> (8 * i));
+    auto det = pmclog::detect_abi(damaged);
+    ASSERT_TRUE(det.ok()) << det.error().message;
+    EXPECT_EQ(det->abi.address_width, 4) << std::hex << word;
+    EXPECT_FALSE(det->width_assumed) << std::hex << word;
+    bool named = false;
+    for (const auto& e : det->evidence) named |= e.find("offset 36") != std::string::npos;
+    EXPECT_TRUE(named) << "the MAP_OUT at offset 36 is not the evidence";
+  }
+}
+
 TEST(Detect, NoMagicInTheFirstHeaderFails) {
   const std::vector<uint8_t> b = hex("14 00 02 00  00 00 00 5A  67 45 23 01  00 00 01 03  91 00 00 00");
   auto det = pmclog::detect_abi(b);

@@ -82,12 +82,17 @@ class Model {
 
   // The clock: about 10k samples per second per CPU, with jitter.
   void tick(uint64_t mean_ns) { now_ns_ += 1 + rng_.below(static_cast<uint32_t>(2 * mean_ns)); }
-  RecordValue& start(Kind k, bool keep_pcs = false) {
-    rv_.kind = k;
-    rv_.length = 0;
+  RecordValue& start(Kind k) {
     rv_.v.fill(0);
     rv_.text.clear();
-    if (!keep_pcs) rv_.pcs.clear();
+    rv_.pcs.clear();
+    return stamp(k);
+  }
+  // Kind, length and time only: for CALLCHAIN, whose writer reads no other field than the
+  // four sample() sets (clearing all 24 fields was a fifth of the model's own time).
+  RecordValue& stamp(Kind k) {
+    rv_.kind = k;
+    rv_.length = 0;
     if (modern()) {
       rv_.tsc = tsc0_ + now_ns_ * 12 / 5;  // 2.4 GHz
     } else {
@@ -345,7 +350,7 @@ bool Model::sample() {
   if (multipart) ibs_parts(frames, kernel);
   if (!fits(1, fixed(Kind::callchain) + frames.size() * abi_.slot_width())) return false;
   tick(100000 / opt_.cpus);
-  start(Kind::callchain, /*keep_pcs=*/true);
+  stamp(Kind::callchain);  // keeps the frames
   rv_[Field::pid] = p.pid;
   rv_[Field::tid] = tid;
   rv_[Field::pmcid] = event_pmcid(e, p.cpu);

@@ -160,9 +160,16 @@ World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
     }
     o.text_size = static_cast<uint32_t>(round_up(off, 0x1000));
     if (o.text_size >= (1u << 24)) throw std::logic_error("object text above 16 MiB");
+    // by_rank_ holds 16-bit functions; up_ serves a library's non-entry functions (from
+    // nfuncs / 8 + 1 on) as a program's only if they all are 3 or more.
+    if (d.nfuncs < 16 || d.nfuncs > UINT16_MAX)
+      throw std::logic_error("an object's functions must number 16 to 65535");
     uint32_t stride = static_cast<uint32_t>(mix(seed, objects_.size()) % d.nfuncs) | 1;
     while (std::gcd(stride, d.nfuncs) != 1) stride += 2;
-    stride_.push_back(stride);
+    std::vector<uint16_t> by_rank(d.nfuncs);
+    for (uint32_t r = 0; r < d.nfuncs; ++r)
+      by_rank[r] = static_cast<uint16_t>((uint64_t{r} * stride + 7) % d.nfuncs);
+    by_rank_.push_back(std::move(by_rank));
     objects_.push_back(std::move(o));
   }
   for (const ProgramDecl& d : program_decls()) programs_.push_back({d.object, d.comm, d.libs});
@@ -187,7 +194,7 @@ World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
   }
   for (const Object& o : objects_) {
     const uint64_t total = zipf_cdf_[o.nfuncs() - 1];
-    std::vector<uint32_t> guide(kGuide);
+    std::vector<uint16_t> guide(kGuide);
     uint32_t i = 0;
     for (uint32_t k = 0; k < kGuide; ++k) {
       const uint64_t lo = static_cast<uint64_t>((static_cast<unsigned __int128>(total) * k) / kGuide);
@@ -195,6 +202,21 @@ World::World(const Abi& abi, uint64_t seed) : abi_(abi), seed_(seed) {
       guide[k] = i;
     }
     zipf_guide_.push_back(std::move(guide));
+  }
+
+  // Every function's caller in its own object. caller() picks it as func - 1 - (0..2) both
+  // for a program's (or the kernel's) functions and for a library's non-entry ones, so one
+  // table serves either role.
+  for (uint32_t obj = 0; obj < objects_.size(); ++obj) {
+    const Object& o = objects_[obj];
+    const std::vector<Mapping> alone{{obj, 0, o.text_size}};
+    std::vector<Up> up(o.nfuncs(), Up{0, 0});
+    for (uint32_t f = 1; f < o.nfuncs(); ++f) {
+      Frame c;
+      caller(alone, false, Frame{0, f}, c);
+      up[f] = {c.func, static_cast<uint32_t>(call_site(alone, c, Frame{0, f}))};
+    }
+    up_.push_back(std::move(up));
   }
 }
 
@@ -227,10 +249,11 @@ uint32_t World::zipf(uint32_t object, Rng& rng) const {
   const uint64_t total = zipf_cdf_[n - 1];
   const uint64_t r = rng.next();
   const uint64_t u = static_cast<uint64_t>((static_cast<unsigned __int128>(r) * total) >> 64);
-  // The guide table gives the first candidate for u's 1/kGuide slice of the total; a short
-  // forward scan finishes (the same answer as a binary search, faster).
-  uint32_t i = zipf_guide_[object][static_cast<size_t>(
-      (static_cast<unsigned __int128>(u) * kGuide) / total)];
+  // The guide table gives the first candidate for u's slice of the total; a short forward
+  // scan finishes (the same answer as a binary search, faster). The slice comes from r's top
+  // bits, not from u / (total / kGuide): that slice k has total * k / kGuide <= u, so the scan
+  // still starts at or before the answer, without a 128-bit division.
+  uint32_t i = zipf_guide_[object][static_cast<size_t>(r >> (64 - kGuideBits))];
   while (zipf_cdf_[i] <= u) ++i;
   return i;
 }
@@ -247,11 +270,8 @@ World::Frame World::pick_leaf(const std::vector<Mapping>& maps, bool kernel, Rng
     else if (r < 75) m = static_cast<uint32_t>(maps.size()) - 1;  // libc loads last
     else m = 1 + rng.below(nlibs);
   }
-  const Object& o = objects_[maps[m].object];
-  // Popularity rank -> function: a fixed per-object permutation (stride coprime with n).
-  const uint32_t n = o.nfuncs();
-  const uint32_t rank = zipf(maps[m].object, rng);
-  return {m, static_cast<uint32_t>((uint64_t{rank} * stride_[maps[m].object] + 7) % n)};
+  const uint32_t obj = maps[m].object;
+  return {m, by_rank_[obj][zipf(obj, rng)]};
 }
 
 bool World::caller(const std::vector<Mapping>& maps, bool kernel, Frame f, Frame& up) const {
@@ -285,23 +305,44 @@ uint64_t World::call_site(const std::vector<Mapping>& maps, Frame c, Frame calle
 void World::chain(const std::vector<Mapping>& maps, uint32_t space, uint32_t depth, Rng& rng,
                   std::vector<uint64_t>& out) const {
   const bool kernel = space == kKernelSpace;
-  out.clear();
+  out.resize(depth);
+  uint64_t* pcs = out.data();
   const Frame f = pick_leaf(maps, kernel, rng);
-  const Object& lo = objects_[maps[f.map].object];
+  uint32_t obj = maps[f.map].object;
+  const Object& lo = objects_[obj];
   const uint32_t ls = lo.func_start[f.func], le = lo.func_end(f.func);
-  out.push_back(maps[f.map].base + ls + rng.below(le - ls));
-  // Computed each time rather than cached: a few multiplications per frame cost less than
-  // the cache misses of a table of every chain.
-  Frame cur = f, up;
-  while (out.size() < depth && caller(maps, kernel, cur, up)) {
-    out.push_back(call_site(maps, up, cur));
-    cur = up;
+  pcs[0] = maps[f.map].base + ls + rng.below(le - ls);
+  uint32_t n = 1;
+  // Callers as caller() and call_site() define them: up_ for calls inside an object; a
+  // library's entry points (below nfuncs / 8 + 1) are called from the program (map 0),
+  // whose function 0 is the root.
+  uint32_t map = f.map, func = f.func;
+  uint32_t entries = map != 0 ? lo.nfuncs() / 8 + 1 : 1;
+  uint64_t base = maps[map].base;
+  const Up* up = up_[obj].data();
+  while (n < depth) {
+    if (func < entries) {
+      if (map == 0) break;
+      Frame into;
+      caller(maps, kernel, Frame{map, func}, into);
+      pcs[n++] = call_site(maps, into, Frame{map, func});
+      map = 0;
+      func = into.func;
+      obj = maps[0].object;
+      entries = 1;
+      base = maps[0].base;
+      up = up_[obj].data();
+      continue;
+    }
+    pcs[n++] = base + up[func].ret;
+    func = up[func].func;
   }
-  if (out.size() < depth) {
+  if (n < depth) {
     // Recursion: the leaf's caller calls itself again, from the same call site.
-    const size_t at = out.size() >= 2 ? 1 : 0;
-    const uint64_t pc = out[at];
-    out.insert(out.begin() + static_cast<long>(at), depth - out.size(), pc);
+    const uint32_t at = n >= 2 ? 1 : 0;
+    const uint64_t pc = pcs[at];
+    std::copy_backward(pcs + at, pcs + n, pcs + depth);
+    std::fill(pcs + at, pcs + at + (depth - n), pc);
   }
 }
 

@@ -90,6 +90,14 @@ class World {
   bool caller(const std::vector<Mapping>& maps, bool kernel, Frame f, Frame& up) const;
   uint64_t call_site(const std::vector<Mapping>& maps, Frame caller, Frame callee) const;
   uint32_t zipf(uint32_t object, Rng& rng) const;  // a popularity rank in the object
+  // A function's caller inside its own object and the return address there (an offset in
+  // the object): what caller() and call_site() give for it, made once. Most frames of a
+  // chain are such calls: a lookup each instead of two hashes and four dependent loads.
+  struct Up {
+    uint32_t func;
+    uint32_t ret;
+  };
+  std::vector<std::vector<Up>> up_;  // per object, per function (entry 0 unused)
 
   Abi abi_;
   uint64_t seed_;
@@ -98,10 +106,15 @@ class World {
   std::vector<Program> programs_;
   std::vector<Mapping> kernel_maps_;
   uint32_t rtld_ = 0;
-  std::vector<uint32_t> stride_;     // per object: popularity rank -> function permutation
+  // Per object: popularity rank -> function, a fixed permutation (rank * stride + 7) mod n
+  // with the stride coprime with n, tabled (the division was a third of pick_leaf's time).
+  std::vector<std::vector<uint16_t>> by_rank_;
   std::vector<uint64_t> zipf_cdf_;  // cumulative 2^32/(i+1) weights
-  static constexpr uint32_t kGuide = 1024;
-  std::vector<std::vector<uint32_t>> zipf_guide_;  // per object
+  // Per object, the first rank of each 1/kGuide slice of the weights: zipf() scans on from
+  // there, a rank or so.
+  static constexpr uint32_t kGuideBits = 12;
+  static constexpr uint32_t kGuide = 1u << kGuideBits;
+  std::vector<std::vector<uint16_t>> zipf_guide_;
 };
 
 }  // namespace pmclog::write

@@ -1,5 +1,6 @@
 #include "record_stream.h"
 
+#include "chunk_writer.h"
 #include "fault_injection.h"
 #include "output_file.h"
 #include "progress.h"
@@ -8,55 +9,73 @@
 namespace pmclog::write {
 
 RecordStream::RecordStream(OutputFile& out, FaultInjector* injector, ProgressGoal progress)
-    : file_(out), injector_(injector), progress_(progress) {
+    : file_(out), injector_(injector), progress_(progress),
+      writer_(std::make_unique<ChunkWriter>(
+          [this](std::span<const uint8_t> b, bool raw, uint64_t n) { this->out(b, raw, n); })) {
   pending_.reserve(kChunk + 65536);  // one chunk plus the largest record: no reallocation
 }
 
-void RecordStream::out(std::span<const uint8_t> bytes) {
-  if (injector_) {
+RecordStream::~RecordStream() = default;
+
+// On the writer's thread: the only code that touches the file, the injector and the
+// progress line until finish().
+void RecordStream::out(std::span<const uint8_t> bytes, bool raw, uint64_t records) {
+  if (raw) {
+    if (injector_) injector_->skip_bytes(bytes.size());
+  } else if (injector_) {
     damaged_.clear();
     injector_->process(bytes, damaged_);
     bytes = damaged_;
   }
   if (!bytes.empty()) tools::throw_if_failed(file_.write(bytes.data(), bytes.size()));
   written_ += bytes.size();
-  show_progress();
+  show_progress(records);
 }
 
 // Once per written chunk (megabytes): the clock is not read per record.
-void RecordStream::show_progress() {
+void RecordStream::show_progress(uint64_t records) {
   if (!progress_.progress || !progress_.progress->on()) return;
-  if (progress_.records) progress_.progress->update(records_, progress_.total, "records");
+  if (progress_.records) progress_.progress->update(records, progress_.total, "records");
   else progress_.progress->update(written_, progress_.total);
 }
 
+void RecordStream::submit(std::vector<uint8_t>& bytes, bool raw) {
+  writer_->submit(bytes, raw, records_);
+}
+
 void RecordStream::flush() {
-  if (pending_.empty()) return;
-  out(pending_);
-  pending_.clear();
+  if (!pending_.empty()) submit(pending_, false);
 }
 
 void RecordStream::write_records(std::span<const uint8_t> records) {
-  flush();
-  out(records);
+  if (records.size() >= kChunk) {
+    // A CPU buffer of a chunk or more (--cpu-buffer-size) is written from where it is once
+    // the writer is idle: a copy would double the memory it takes.
+    flush();
+    writer_->drain();
+    out(records, false, records_);
+    return;
+  }
+  pending_.insert(pending_.end(), records.begin(), records.end());
+  if (pending_.size() >= kChunk) flush();
 }
 
 void RecordStream::write_raw(std::span<const uint8_t> bytes) {
   flush();
-  if (injector_) injector_->skip_bytes(bytes.size());
-  if (!bytes.empty()) tools::throw_if_failed(file_.write(bytes.data(), bytes.size()));
-  written_ += bytes.size();
+  raw_.assign(bytes.begin(), bytes.end());
+  submit(raw_, true);
 }
 
 void RecordStream::finish() {
   flush();
+  writer_->drain();
   if (injector_) {
     damaged_.clear();
     injector_->finish(damaged_);
     if (!damaged_.empty()) tools::throw_if_failed(file_.write(damaged_.data(), damaged_.size()));
     written_ += damaged_.size();
   }
-  show_progress();
+  show_progress(records_);
   if (progress_.progress) progress_.progress->clear();
 }
 

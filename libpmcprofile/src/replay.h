@@ -43,6 +43,7 @@ class Replay {
 
  private:
   uint32_t hold(const pmclog::Record& r);
+  void watch_for_kernel_frames(const pmclog::Record& r);
   void pop();
   void prefetch(const Ahead& ahead) const;
   void apply(const Held& h, uint64_t key);
@@ -75,6 +76,7 @@ class Replay {
   std::vector<FrameId> frames_;  // a stack being resolved
   std::vector<uint64_t> addresses_;  // the run-time address of each of frames_
   bool kernel_named_ = false;  // a kernel frame in /proc/kallsyms's object was met
+  uint64_t kallsyms_start_ = 0;  // where a pushed MAP_IN put "[kernel.kallsyms]"
 };
 
 }  // namespace pmcprofile

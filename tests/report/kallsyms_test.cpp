@@ -92,6 +92,15 @@ TEST(Kallsyms, ReadOnlyForKernelFramesToName) {
     EXPECT_EQ(s.profiles()[0].event_samples.at(0), 1u);
   }
   EXPECT_EQ(pmcprofile::kallsyms_reads(), before) << "a user-mode sample read /proc/kallsyms";
+  {
+    // A kernel-mode sample that --user-only leaves out names no kernel frame either.
+    pmcprofile::Options user_only;
+    user_only.filter.mode = pmcprofile::Filter::Mode::user;
+    pmcprofile::Session s(user_only);
+    ASSERT_TRUE(s.add_log(linux_log(dir, true)).error.empty());
+    s.symbolize();
+  }
+  EXPECT_EQ(pmcprofile::kallsyms_reads(), before) << "--user-only read /proc/kallsyms";
   pmcprofile::Session s(pmcprofile::Options{});
   ASSERT_TRUE(s.add_log(linux_log(dir, true)).error.empty());
   s.symbolize();

@@ -37,10 +37,7 @@ uint32_t CpuBuffers::placed(std::vector<uint8_t>& to, uint32_t len) {
   if (per_cpu_ && to.size() > size_) {
     // The record does not fit: the full part goes to the writer, the record starts a fresh
     // buffer (a record never spans two buffers).
-    const size_t keep = to.size() - len;
-    stream_.write_records({to.data(), keep});
-    std::memmove(to.data(), to.data() + keep, len);
-    to.resize(len);
+    stream_.hand_over(to, to.size() - len);
   }
   stream_.added();
   return len;
@@ -48,8 +45,7 @@ uint32_t CpuBuffers::placed(std::vector<uint8_t>& to, uint32_t len) {
 
 void CpuBuffers::despatch(uint32_t cpu) {
   if (!per_cpu_ || bufs_[cpu].empty()) return;
-  stream_.write_records(bufs_[cpu]);
-  bufs_[cpu].clear();
+  stream_.hand_over(bufs_[cpu], bufs_[cpu].size());
 }
 
 void CpuBuffers::finish() {

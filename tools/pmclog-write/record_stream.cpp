@@ -60,6 +60,20 @@ void RecordStream::write_records(std::span<const uint8_t> records) {
   if (pending_.size() >= kChunk) flush();
 }
 
+void RecordStream::hand_over(std::vector<uint8_t>& buffer, size_t n) {
+  if (n == 0) return;
+  if (n >= kChunk) {  // a large --cpu-buffer-size: not queued, see write_records()
+    write_records({buffer.data(), n});
+    buffer.erase(buffer.begin(), buffer.begin() + static_cast<ptrdiff_t>(n));
+    return;
+  }
+  flush();
+  tail_.assign(buffer.begin() + static_cast<ptrdiff_t>(n), buffer.end());
+  buffer.resize(n);
+  submit(buffer, false);
+  buffer.assign(tail_.begin(), tail_.end());
+}
+
 void RecordStream::write_raw(std::span<const uint8_t> bytes) {
   flush();
   raw_.assign(bytes.begin(), bytes.end());

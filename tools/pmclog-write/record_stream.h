@@ -43,6 +43,9 @@ class RecordStream {
   // Records framed elsewhere (a CPU buffer), after the pending ones. The bytes are copied:
   // the caller may reuse them at once.
   void write_records(std::span<const uint8_t> records);
+  // The same for a full CPU buffer, without a copy: its first n bytes go to the writer as
+  // they are, and `buffer` comes back holding what followed them (a record that did not fit).
+  void hand_over(std::vector<uint8_t>& buffer, size_t n);
   // Bytes that are no records (a PMCL container, format.md §18): written as they are, past
   // the fault injector, after the pending records.
   void write_raw(std::span<const uint8_t> bytes);
@@ -60,7 +63,7 @@ class RecordStream {
   OutputFile& file_;
   FaultInjector* injector_;
   ProgressGoal progress_;
-  std::vector<uint8_t> pending_, raw_;
+  std::vector<uint8_t> pending_, raw_, tail_;
   std::vector<uint8_t> damaged_;  // the writer's
   uint64_t written_ = 0;          // the writer's until finish()
   uint64_t records_ = 0;

@@ -47,27 +47,17 @@ void RecordStream::flush() {
   if (!pending_.empty()) submit(pending_, false);
 }
 
-void RecordStream::write_records(std::span<const uint8_t> records) {
-  if (records.size() >= kChunk) {
-    // A CPU buffer of a chunk or more (--cpu-buffer-size) is written from where it is once
-    // the writer is idle: a copy would double the memory it takes.
-    flush();
-    writer_->drain();
-    out(records, false, records_);
-    return;
-  }
-  pending_.insert(pending_.end(), records.begin(), records.end());
-  if (pending_.size() >= kChunk) flush();
-}
-
 void RecordStream::hand_over(std::vector<uint8_t>& buffer, size_t n) {
   if (n == 0) return;
-  if (n >= kChunk) {  // a large --cpu-buffer-size: not queued, see write_records()
-    write_records({buffer.data(), n});
+  flush();
+  if (n >= kChunk) {
+    // A CPU buffer of a chunk or more (a large --cpu-buffer-size) is written from where it
+    // is once the writer is idle: queued, such buffers would take several times their size.
+    writer_->drain();
+    out({buffer.data(), n}, false, records_);
     buffer.erase(buffer.begin(), buffer.begin() + static_cast<ptrdiff_t>(n));
     return;
   }
-  flush();
   tail_.assign(buffer.begin() + static_cast<ptrdiff_t>(n), buffer.end());
   buffer.resize(n);
   submit(buffer, false);

@@ -40,11 +40,9 @@ class RecordStream {
     records_ += records;
     if (pending_.size() >= kChunk) flush();
   }
-  // Records framed elsewhere (a CPU buffer), after the pending ones. The bytes are copied:
-  // the caller may reuse them at once.
-  void write_records(std::span<const uint8_t> records);
-  // The same for a full CPU buffer, without a copy: its first n bytes go to the writer as
-  // they are, and `buffer` comes back holding what followed them (a record that did not fit).
+  // Records framed elsewhere (a full CPU buffer), after the pending ones, without a copy:
+  // the first n bytes go to the writer as they are, and `buffer` comes back holding what
+  // followed them (a record that did not fit).
   void hand_over(std::vector<uint8_t>& buffer, size_t n);
   // Bytes that are no records (a PMCL container, format.md §18): written as they are, past
   // the fault injector, after the pending records.

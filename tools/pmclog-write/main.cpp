@@ -258,10 +258,12 @@ int run(int argc, char** argv) {
   bool at_offset = false;
   for (const FaultSpec& f : faults) at_offset |= f.offset.has_value();
 
+  // Declared before the stream: the stream's writer thread writes to `out` and uses the
+  // injector and progress line until the stream is gone (a throw during setup included).
+  OutputFile out;
   std::unique_ptr<FaultInjector> injector;
   tools::Progress progress(!quiet);
   std::unique_ptr<RecordStream> stream;
-  OutputFile out;
   // Output only after the options are known good: a usage error creates no file.
   if (synth) {
     SynthOptions s;

@@ -129,7 +129,7 @@ std::string refusal(const ElfLayout& l, const LogSystem& sys, bool kernel, bool 
 }
 
 bool is_kernel_image_path(std::string_view path) {
-  if (path == "[kernel.kallsyms]" || path == "[kernel]") return true;
+  if (path == kRunningKernelObject || path == "[kernel]") return true;
   const std::string base = last_component(path);
   return base == "kernel" || base == "kernel.debug" || base.rfind("vmlinux", 0) == 0;
 }
@@ -247,7 +247,7 @@ void ObjectTable::locate(ObjectInfo& o) {
   const bool image = o.kernel && is_kernel_image_path(o.path);
   if (image && !opt_.kernel_file.empty()) {
     o.file = opt_.kernel_file;  // named by the user: not confined to the sysroot
-  } else if (image && o.path == "[kernel.kallsyms]") {
+  } else if (image && o.path == kRunningKernelObject) {
     // This machine's running kernel: only for a Linux log of it (the _text check that
     // AddressSpaces makes, and the build id when the log's container names one).
     if (const LogSystem* sys = system(o.system)) {

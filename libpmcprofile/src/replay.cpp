@@ -61,11 +61,11 @@ void Replay::watch_for_kernel_frames(const pmclog::Record& r) {
       opt_.filter.mode == Filter::Mode::user)
     return;
   if (r.kind == Kind::map_in) {
-    if (r[Field::pid] == pmclog::kKernelPid && r.text == "[kernel.kallsyms]")
+    if (r[Field::pid] == pmclog::kKernelPid && r.text == kRunningKernelObject)
       kallsyms_start_ = r[Field::start];
   } else if (r.kind == Kind::callchain && kallsyms_start_ != 0 &&
              !pmclog::Record::cpuflags_user(static_cast<uint32_t>(r[Field::cpuflags]))) {
-    if (kallsyms_start_ == running_kernel_text_start()) {
+    if (is_this_boot_kernel(kallsyms_start_)) {
       kernel_named_ = true;
       prefetch_kernel_code_symbols();
     }

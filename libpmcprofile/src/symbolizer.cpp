@@ -154,7 +154,7 @@ Symbolizer::Module& Symbolizer::module(ObjectId id) {
   if (m.ready) return m;
   m.ready = true;
   ObjectInfo& o = objects_.info_mutable(id);
-  if (o.kallsyms && (o.kallsyms_mapped == 0 || running_kernel_text_start() != o.kallsyms_mapped)) {
+  if (o.kallsyms && !is_this_boot_kernel(o.kallsyms_mapped)) {
     // Another boot or machine: this kallsyms does not describe that kernel.
     o.kallsyms = false;
     o.missing = Missing::not_found;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "pmclog/text.h"
+#include "pmcprofile/kallsyms.h"
 
 namespace report {
 namespace {
@@ -61,7 +62,8 @@ std::string dso_name(const pmcprofile::Frame& f, const pmcprofile::ObjectTable& 
   if (f.where.object == pmcprofile::kNoObject) return "[unknown]";
   const pmcprofile::ObjectInfo& o = objects.peek(f.where.object);
   if (f.where.kernel || o.kernel) {
-    if (pmcprofile::is_kernel_image_path(o.path) || o.path == "[kernel]") return "[kernel.kallsyms]";
+    if (pmcprofile::is_kernel_image_path(o.path))
+      return std::string(pmcprofile::kRunningKernelObject);
     std::string n = o.name;
     if (n.size() > 3 && n.compare(n.size() - 3, 3, ".ko") == 0) n.resize(n.size() - 3);
     std::string out = "[";

@@ -1,7 +1,5 @@
 #include "cpu_buffers.h"
 
-#include <cstring>
-
 #include "pmclog/encode.h"
 #include "pmclog/layout.h"
 #include "record_stream.h"

@@ -12,6 +12,10 @@ namespace pmcprofile {
 
 inline constexpr const char* kKallsymsPath = "/proc/kallsyms";
 
+// The name a Linux log gives the running kernel's mapping (perf's name for it too): the one
+// object whose symbols can come from /proc/kallsyms.
+inline constexpr std::string_view kRunningKernelObject = "[kernel.kallsyms]";
+
 struct KernelSymbol {
   uint64_t address = 0;
   std::string_view name;  // without the module; in the KernelSymbols' text
@@ -58,6 +62,12 @@ uint64_t kernel_text_start(const std::string& path = kKallsymsPath);
 // kernel_text_start() of /proc/kallsyms, read once per process: a session checks with it
 // that a log's kernel is this boot's.
 uint64_t running_kernel_text_start();
+
+// Whether a log that maps kRunningKernelObject at `text` recorded this boot's kernel, the one
+// /proc/kallsyms describes (another boot or machine has its _text elsewhere).
+inline bool is_this_boot_kernel(uint64_t text) {
+  return text != 0 && text == running_kernel_text_start();
+}
 
 // How many times this process has opened a kallsyms file through the two functions above:
 // the profile library reads /proc/kallsyms only for kernel frames it names, and tests check

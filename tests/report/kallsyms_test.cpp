@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <thread>
 
@@ -38,6 +39,32 @@ TEST_F(KallsymsFile, CodeSymbolsSortedWithoutDataOrModule) {
   EXPECT_EQ(syms[3].name, "weak_one");
   EXPECT_EQ(syms[4].name, "mod_func");  // the module is not part of the name
   EXPECT_EQ(syms[4].address, 0xffffffffc0001000u);
+}
+
+// More text than the first 16 MiB the reader takes: the memory grows under the text read so
+// far, and every symbol keeps its name (none lost at the boundary, none pointing at old text).
+TEST_F(KallsymsFile, AFileLargerThanTheFirstReservationIsReadWhole) {
+  constexpr size_t kLines = 450'000;  // 43 bytes each: 19.4 MB
+  std::string text;
+  text.reserve(kLines * 43);
+  char line[64];
+  for (size_t i = 0; i < kLines; ++i) {
+    std::snprintf(line, sizeof line, "ffffffff81%06zx t function_number_%07zu\n", i * 16, i);
+    text += line;
+  }
+  ASSERT_GT(text.size(), size_t{17} << 20);
+  write(text);
+  const auto syms = pmcprofile::read_kernel_code_symbols(path_);
+  ASSERT_EQ(syms.size(), kLines);
+  for (const size_t i : {size_t{0}, size_t{390'000}, size_t{390'001}, kLines - 1}) {
+    std::snprintf(line, sizeof line, "function_number_%07zu", i);
+    EXPECT_EQ(syms[i].name, line) << i;
+    EXPECT_EQ(syms[i].address, 0xffffffff81000000u + i * 16) << i;
+  }
+  size_t in_order = 0;  // and all of them, in order
+  for (size_t i = 0; i < syms.size(); ++i)
+    in_order += syms[i].address == 0xffffffff81000000u + i * 16 && syms[i].name.size() == 23;
+  EXPECT_EQ(in_order, kLines);
 }
 
 TEST_F(KallsymsFile, TextStartPrefersTextOverStext) {

@@ -241,6 +241,7 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
     abi.generation = Generation::L3;
     det.generation_assumed = true;
     det.empty = true;
+    det.empty_bytes = static_cast<uint8_t>(d.size());
     det.evidence.push_back("generation: L3 (assumed: the log is empty)");
   } else {
     return abi_error("cannot detect the generation: the first record (header word " +

@@ -22,7 +22,8 @@ std::string hex32(uint32_t v) {
 
 void fail_truncated_header(Error& e, uint64_t off, size_t avail) {
   set(e, Errc::truncated, off,
-      "truncated: only " + std::to_string(avail) + " bytes left, a header word needs 4",
+      "truncated: only " + std::to_string(avail) + (avail == 1 ? " byte" : " bytes") +
+          " left, a header word needs 4",
       4 - avail);
 }
 

@@ -219,6 +219,25 @@ Result<Detection> detect(const std::string& shown, std::span<const uint8_t> firs
 
 }  // namespace
 
+// Every kernel log starts with INITIALIZE (format.md §2.2): fewer bytes than its header word
+// are no log, and an ABI would be invented for them.
+std::string empty_log_message(const Container* container, unsigned bytes) {
+  const uint64_t at = container != nullptr ? container->size : 0;
+  if (bytes != 0)
+    return "record at offset " + std::to_string(at) + ": truncated: only " +
+           std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes") +
+           ", where INITIALIZE's header word needs 4";
+  if (container != nullptr)
+    return "no INITIALIZE record after the PMCL container: the stream at offset " +
+           std::to_string(at) + " is empty";
+  return "empty input: no INITIALIZE record at offset 0";
+}
+
+std::string empty_log_message(const OpenLog& log) {
+  const Detection& d = log.detection;
+  return empty_log_message(d.container ? &*d.container : nullptr, d.empty_bytes);
+}
+
 std::string input_display_name(const std::string& name) {
   return name == "-" ? "(stdin)" : display_path(name);
 }

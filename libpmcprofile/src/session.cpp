@@ -141,7 +141,7 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   if (log.detection.empty) {
     // Not "no samples": no log at all (a wrong path, an empty pipe); its ABI would be invented.
     rep.empty_input = true;
-    rep.error = log.display_name + ": " + kEmptyInput;
+    rep.error = log.display_name + ": " + pmclog::empty_log_message(log);
     return rep;
   }
   rep.abi = pmclog::describe(log.detection.abi);

@@ -169,3 +169,19 @@ TEST(Damaged, EmptyFileIsAnError) {
     EXPECT_NE(r.err.find("offset 0"), std::string::npos) << r.err;
   }
 }
+
+// Two bytes: a truncated log, as the records say and as --show-abi (which reads none) says,
+// never "empty input". (--stats still sums up what it read: no records, the error.)
+TEST(Damaged, TwoBytesAreATruncatedLogNotAnEmptyOne) {
+  const std::string path = write_damaged("two", std::string("\x00\x03", 2));
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{path}, {"--format=jsonl", path}, {"--show-abi", path}}) {
+    const Ran r = run_dump(args);
+    EXPECT_EQ(r.status, 1) << args.front();
+    EXPECT_EQ(r.err.find("empty input"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(": record at offset 0: truncated: only 2 bytes"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out.find("abi:"), std::string::npos) << "no ABI invented: " << r.out;
+    EXPECT_EQ(r.out.find("L3"), std::string::npos) << "no ABI invented: " << r.out;
+  }
+}

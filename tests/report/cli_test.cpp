@@ -188,6 +188,24 @@ TEST(Cli, EmptyInputIsAnError) {
   EXPECT_NE(r.err.find("pmclog-report: " + empty + msg), std::string::npos) << r.err;
 }
 
+// One to three bytes are no more a log than none, but not empty: a cut file is named as one,
+// with its size, where "empty input" would send the user looking for the wrong problem.
+TEST(Cli, FewerBytesThanAHeaderWordAreATruncatedLog) {
+  reptest::ScratchDir d;
+  for (const std::string& bytes :
+       {std::string("\xee", 1), std::string("ab"), std::string("\0\0\0", 3)}) {
+    const std::string path = d.file("short.pmclog");
+    reptest::write_file(path, bytes);
+    const auto r = reptest::run({REPORT_EXE, "--format", "folded", path});
+    EXPECT_EQ(r.status, 1) << bytes.size();
+    EXPECT_EQ(r.out, "") << bytes.size();
+    const std::string n = std::to_string(bytes.size());
+    EXPECT_EQ(r.err, "pmclog-report: " + path + ": record at offset 0: truncated: only " + n +
+                         (bytes.size() == 1 ? " byte" : " bytes") +
+                         ", where INITIALIZE's header word needs 4\n");
+  }
+}
+
 TEST(Cli, OutputThatIsAnInputIsRefused) {
   reptest::ScratchDir d;
   const std::string copy = d.file("x.pmclog");

@@ -27,13 +27,6 @@ using tools::Exit;
 
 constexpr std::string_view kTool = "pmclog-dump";
 
-// Every kernel log starts with INITIALIZE (format.md §2.2): an empty file is no log.
-constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
-
-const pmclog::Container* st_container(const pmclog::OpenLog& in) {
-  return in.detection.container ? &*in.detection.container : nullptr;
-}
-
 // The input's size when the reader's offset can be set against it (a regular uncompressed
 // file), else 0: the progress line then counts megabytes.
 uint64_t input_size(const pmclog::OpenLog& in) {
@@ -47,12 +40,6 @@ uint64_t input_size(const pmclog::OpenLog& in) {
 // compressed stream, after which there are no more bytes to look at.
 bool record_damage(const pmclog::Error& e) {
   return e.code != pmclog::Errc::io && e.code != pmclog::Errc::compressed_damaged;
-}
-
-std::string empty_message(const pmclog::Container* c) {
-  if (!c) return kEmptyInput;
-  return "no INITIALIZE record after the PMCL container: the stream at offset " +
-         std::to_string(c->size) + " is empty";
 }
 
 void show_abi(const pmclog::OpenLog& in, Output& out) {
@@ -97,7 +84,7 @@ class Driver {
     pmclog::OpenLog& in = opened.value();
     if (o_.show_abi) {  // every line names the file: no header needed
       if (in.detection.empty) {  // an ABI would be invented: there are no bytes to tell it
-        report(in.display_name + ": " + empty_message(st_container(in)));
+        report(in.display_name + ": " + pmclog::empty_log_message(in));
         return code(Exit::bad_data);
       }
       show_abi(in, out_);
@@ -259,7 +246,7 @@ class Driver {
     emit_notes(st);
     matched_ += shown;
     if (empty) {  // no summary either: its ABI line would be invented
-      report(file + ": " + empty_message(st.container));
+      report(file + ": " + pmclog::empty_log_message(st.container, 0));
       return code(Exit::bad_data);
     }
     if (fmt) fmt->end(st, out_);

@@ -34,6 +34,7 @@ struct Detection {
   // Fewer than 4 bytes: no header word, so no log (every log starts with INITIALIZE). The
   // ABI is a placeholder then, for readers that go on to report the empty input.
   bool empty = false;
+  uint8_t empty_bytes = 0;  // how many there were (0-3)
   // A PMCL container in front of the stream (format.md §18): its parts, what is wrong with
   // it, and where the pmclog stream starts (0 without one). Its magic settles the byte order
   // and its arch the address width (unless the caller gives them).

@@ -83,6 +83,13 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint = {},
                          std::vector<ContainerIssue>* container_issues = nullptr,
                          std::function<void(uint64_t delivered)> on_read = {});
 
+// What a log that detection found empty (detection.empty) is, for an error message after its
+// display name: no bytes ("empty input"), an empty stream after a PMCL container, or one to
+// three bytes, too few for INITIALIZE's header word (truncated, at that offset).
+// `bytes`: the stream's 0-3 bytes, after `container` when there is one.
+std::string empty_log_message(const Container* container, unsigned bytes);
+std::string empty_log_message(const OpenLog& log);
+
 // A decompressing source over another source; nullptr for none.
 std::unique_ptr<ByteSource> decompressing_source(std::unique_ptr<ByteSource> src,
                                                  Compression c);

@@ -147,9 +147,6 @@ struct InputReport {
   bool stack_cap = false;
 };
 
-// The error of an input without a single byte: every log starts with INITIALIZE.
-inline constexpr const char* kEmptyInput = "empty input: no INITIALIZE record at offset 0";
-
 class Session {
  public:
   explicit Session(Options opt);

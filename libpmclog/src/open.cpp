@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "messages.h"
 #include "pmclog/text.h"
 
 namespace pmclog {
@@ -223,10 +224,11 @@ Result<Detection> detect(const std::string& shown, std::span<const uint8_t> firs
 // are no log, and an ABI would be invented for them.
 std::string empty_log_message(const Container* container, unsigned bytes) {
   const uint64_t at = container != nullptr ? container->size : 0;
-  if (bytes != 0)
-    return "record at offset " + std::to_string(at) + ": truncated: only " +
-           std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes") +
-           ", where INITIALIZE's header word needs 4";
+  if (bytes != 0) {  // the reader's own words for a cut header, as its records would say
+    Error e;
+    detail::fail_truncated_header(e, at, bytes);
+    return e.message;
+  }
   if (container != nullptr)
     return "no INITIALIZE record after the PMCL container: the stream at offset " +
            std::to_string(at) + " is empty";

@@ -202,7 +202,7 @@ TEST(Cli, FewerBytesThanAHeaderWordAreATruncatedLog) {
     const std::string n = std::to_string(bytes.size());
     EXPECT_EQ(r.err, "pmclog-report: " + path + ": record at offset 0: truncated: only " + n +
                          (bytes.size() == 1 ? " byte" : " bytes") +
-                         ", where INITIALIZE's header word needs 4\n");
+                         " left, a header word needs 4\n");
   }
 }
 

@@ -85,7 +85,7 @@ Result<OpenLog> open_log(const std::string& name, const AbiHint& hint = {},
 
 // What a log that detection found empty (detection.empty) is, for an error message after its
 // display name: no bytes ("empty input"), an empty stream after a PMCL container, or one to
-// three bytes, too few for INITIALIZE's header word (truncated, at that offset).
+// three bytes, too few for a header word (truncated, at that offset, as the reader says).
 // `bytes`: the stream's 0-3 bytes, after `container` when there is one.
 std::string empty_log_message(const Container* container, unsigned bytes);
 std::string empty_log_message(const OpenLog& log);

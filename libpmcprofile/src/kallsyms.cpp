@@ -9,10 +9,12 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <future>
 #include <memory>
 #include <mutex>
 #include <string_view>
+#include <vector>
+
+#include "streamed_file.h"
 
 namespace pmcprofile {
 namespace {
@@ -58,11 +60,9 @@ bool parse(std::string_view line, Line& out) {
   return true;
 }
 
-// The whole file: /proc files have no size to read up front, and a line at a time through
-// an istream costs more than the kernel takes to make the text (about 120,000 lines). The
-// buffer starts at 16 MiB, more than a distribution kernel's kallsyms (5.4 MB here): pages
-// are touched only as the text fills them, and growing from 1 MiB copied 7 MB and faulted
-// them in on the report's critical path. It is never zeroed.
+// The whole file, the plain way, when it cannot be streamed (below). /proc files have no
+// size to read up front, and a line at a time through an istream costs more than the kernel
+// takes to make the text. The buffer is never zeroed.
 struct WholeFile {
   std::unique_ptr<char[]> data;
   size_t size = 0;
@@ -89,26 +89,29 @@ WholeFile read_all(const std::string& path) {
   return f;
 }
 
-std::atomic<uint64_t> g_reads{0};
-
-}  // namespace
-
-KernelSymbols read_kernel_code_symbols(const std::string& path) {
-  ++g_reads;
-  std::vector<KernelSymbol> out;
-  WholeFile f = read_all(path);
-  const std::string_view text(f.data.get(), f.size);
-  out.reserve(text.size() / 40);  // about 40 bytes a line
+// The code symbols of the whole lines of text[at, ...): `at` moves past them. With `to_end`,
+// a last line without its newline counts too.
+void add_code_symbols(std::string_view text, size_t& at, bool to_end,
+                      std::vector<KernelSymbol>& out) {
+  size_t end = text.size();
+  if (!to_end) {
+    const void* nl = at < end ? ::memrchr(text.data() + at, '\n', end - at) : nullptr;
+    if (nl == nullptr) return;
+    end = static_cast<size_t>(static_cast<const char*>(nl) - text.data()) + 1;
+  }
   Line l;
-  for (size_t at = 0; at < text.size();) {
-    const char* nl = static_cast<const char*>(std::memchr(text.data() + at, '\n', text.size() - at));
-    const size_t end = nl != nullptr ? static_cast<size_t>(nl - text.data()) : text.size();
-    const std::string_view line(text.data() + at, end - at);
-    at = end + 1;
+  while (at < end) {
+    const char* nl = static_cast<const char*>(std::memchr(text.data() + at, '\n', end - at));
+    const size_t stop = nl != nullptr ? static_cast<size_t>(nl - text.data()) : end;
+    const std::string_view line(text.data() + at, stop - at);
+    at = stop + 1;
     if (!parse(line, l)) continue;
     if (l.type != 't' && l.type != 'T' && l.type != 'w' && l.type != 'W') continue;
     out.push_back({l.address, l.name});
   }
+}
+
+KernelSymbols sorted(std::shared_ptr<const void> text, std::vector<KernelSymbol> out) {
   const auto by_address = [](const KernelSymbol& a, const KernelSymbol& b) {
     return a.address < b.address;
   };
@@ -116,32 +119,69 @@ KernelSymbols read_kernel_code_symbols(const std::string& path) {
   // sorted already.
   if (!std::is_sorted(out.begin(), out.end(), by_address))
     std::stable_sort(out.begin(), out.end(), by_address);
-  return KernelSymbols(std::move(f.data), std::move(out));
+  return KernelSymbols(std::move(text), std::move(out));
 }
 
-namespace {
+KernelSymbols read_plainly(const std::string& path) {
+  WholeFile f = read_all(path);
+  std::vector<KernelSymbol> out;
+  out.reserve(f.size / 40);  // about 40 bytes a line
+  size_t at = 0;
+  add_code_symbols(std::string_view(f.data.get(), f.size), at, true, out);
+  return sorted(std::shared_ptr<const char[]>(std::move(f.data)), std::move(out));
+}
 
-std::mutex g_running_mu;
-std::shared_future<std::shared_ptr<const KernelSymbols>> g_running;  // with g_running_mu
+std::atomic<uint64_t> g_reads{0};
 
-std::shared_future<std::shared_ptr<const KernelSymbols>> start_running() {
-  std::lock_guard lock(g_running_mu);
-  if (!g_running.valid()) {
-    g_running = std::async(std::launch::async, [] {
-      return std::make_shared<const KernelSymbols>(read_kernel_code_symbols(kKallsymsPath));
-    }).share();
+std::shared_ptr<StreamedFile> start_reading(const std::string& path, size_t reserve) {
+  ++g_reads;
+  return StreamedFile::start(path, reserve);
+}
+
+// The kernel takes tens of milliseconds to make /proc/kallsyms (120,000 lines, 4 KiB a
+// read()), so the text is read on a thread of its own and the thread that wants the symbols
+// parses what has come while it waits: little is left to parse when the last line arrives.
+KernelSymbols parse_as_read(std::shared_ptr<StreamedFile> f, const std::string& path) {
+  if (f == nullptr) return read_plainly(path);
+  std::vector<KernelSymbol> out;
+  out.reserve(size_t{1} << 17);  // a distribution kernel's code symbols, without growing
+  size_t at = 0;
+  for (StreamedFile::Progress p = f->wait_past(0);; p = f->wait_past(p.text.size())) {
+    if (p.overflow) return read_plainly(path);  // larger than its reservation: read it again
+    add_code_symbols(p.text, at, p.ended, out);
+    if (p.ended) break;
   }
-  return g_running;
+  return sorted(std::move(f), std::move(out));
+}
+
+// The running kernel's: started once (by the replay's prefetch, or by the first that wants
+// them), parsed once, by the first thread that wants them; the others wait for its result.
+std::once_flag g_started;
+std::shared_ptr<StreamedFile> g_streamed;  // set under g_started
+std::mutex g_parse_mu;
+std::shared_ptr<const KernelSymbols> g_running;  // with g_parse_mu
+
+void start_running() {
+  std::call_once(g_started, [] { g_streamed = start_reading(kKallsymsPath, kKallsymsReserve); });
 }
 
 }  // namespace
+
+KernelSymbols read_kernel_code_symbols(const std::string& path, size_t reserve) {
+  return parse_as_read(start_reading(path, reserve), path);
+}
 
 uint64_t kallsyms_reads() { return g_reads.load(); }
 
 void prefetch_kernel_code_symbols() { start_running(); }
 
 std::shared_ptr<const KernelSymbols> running_kernel_code_symbols() {
-  return start_running().get();
+  start_running();
+  std::lock_guard lock(g_parse_mu);
+  if (g_running == nullptr)
+    g_running = std::make_shared<const KernelSymbols>(
+        parse_as_read(std::move(g_streamed), kKallsymsPath));
+  return g_running;
 }
 
 uint64_t running_kernel_text_start() {

@@ -67,6 +67,31 @@ TEST_F(KallsymsFile, AFileLargerThanTheFirstReservationIsReadWhole) {
   EXPECT_EQ(in_order, kLines);
 }
 
+// Text read on a thread of its own and parsed as it comes: a last line without its newline
+// still counts, and a file larger than the address space set aside for it is read again the
+// plain way, with the same answer.
+TEST_F(KallsymsFile, LastLineWithoutNewlineAndFilesPastTheirReservation) {
+  write("ffffffff81000100 t first\nffffffff81000200 T last");
+  auto syms = pmcprofile::read_kernel_code_symbols(path_);
+  ASSERT_EQ(syms.size(), 2u);
+  EXPECT_EQ(syms[1].name, "last");
+
+  std::string text;
+  char line[64];
+  for (size_t i = 0; i < 1000; ++i) {
+    std::snprintf(line, sizeof line, "ffffffff81%06zx t f%04zu\n", (999 - i) * 16, i);
+    text += line;
+  }
+  write(text);  // 30,000 bytes, in reverse address order
+  for (const size_t reserve : {size_t{4096}, text.size(), pmcprofile::kKallsymsReserve}) {
+    syms = pmcprofile::read_kernel_code_symbols(path_, reserve);
+    ASSERT_EQ(syms.size(), 1000u) << reserve;
+    EXPECT_EQ(syms[0].name, "f0999") << reserve;
+    EXPECT_EQ(syms[0].address, 0xffffffff81000000u) << reserve;
+    EXPECT_EQ(syms[999].name, "f0000") << reserve;
+  }
+}
+
 TEST_F(KallsymsFile, TextStartPrefersTextOverStext) {
   write("ffffffff81000040 T _stext\nffffffff81000000 T _text\n");
   EXPECT_EQ(pmcprofile::kernel_text_start(path_), 0xffffffff81000000u);

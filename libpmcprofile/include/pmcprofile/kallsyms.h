@@ -2,6 +2,7 @@
 // per symbol. Addresses read as 0 when kernel.kptr_restrict hides them from the caller.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,7 +27,7 @@ struct KernelSymbol {
 class KernelSymbols {
  public:
   KernelSymbols() = default;
-  KernelSymbols(std::unique_ptr<char[]> text, std::vector<KernelSymbol> symbols)
+  KernelSymbols(std::shared_ptr<const void> text, std::vector<KernelSymbol> symbols)
       : text_(std::move(text)), symbols_(std::move(symbols)) {}
   using const_iterator = std::vector<KernelSymbol>::const_iterator;
   const_iterator begin() const { return symbols_.begin(); }
@@ -36,13 +37,19 @@ class KernelSymbols {
   const KernelSymbol& operator[](size_t i) const { return symbols_[i]; }
 
  private:
-  std::unique_ptr<char[]> text_;  // moving the object keeps the views valid
+  std::shared_ptr<const void> text_;  // whatever holds the text; moving keeps the views valid
   std::vector<KernelSymbol> symbols_;
 };
 
+// Address space for the text of a kallsyms file (1 GiB): it is read into it on a thread of its
+// own while the caller parses what has come, and only the pages the text fills are used. A
+// larger file is read again the plain way.
+inline constexpr size_t kKallsymsReserve = size_t{1} << 30;
+
 // The code symbols (types t, T, w, W), sorted by address; symbols at one address keep the
 // file's order. Empty when the file cannot be read.
-KernelSymbols read_kernel_code_symbols(const std::string& path);
+KernelSymbols read_kernel_code_symbols(const std::string& path,
+                                       size_t reserve = kKallsymsReserve);
 
 // /proc/kallsyms's code symbols, read once per process and shared: every Session of a
 // process names kernel frames from one copy (a program with a session per thread), where

@@ -59,7 +59,9 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
                                       std::span<const uint64_t> weight) {
   std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
   std::vector<TopRow> rows;
-  std::vector<size_t> seen;  // rows already counted in this stack
+  // Per row, 1 + the leaf whose stack last added to its total: a row is counted once per
+  // stack however often it recurs, without searching the rows of a stack 64 frames deep.
+  std::vector<NodeId> counted_for;
   // Without the object in the key, one name is one row whatever object holds it (the same
   // function in two builds of a program, in a fleet view).
   std::vector<FunctionId> canon(t.functions.size());
@@ -68,16 +70,16 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
     for (FunctionId f = 0; f < t.functions.size(); ++f)
       canon[f] = by.object ? f : first.try_emplace(label(f), f).first->second;
   }
-  for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
-    if (p.self[leaf] == 0 || p.is_root(leaf)) continue;
-    const Context& c = t.context_of(p.context_of(leaf));
-    const uint64_t n = weight.empty() ? p.self[leaf] : p.self[leaf] * weight[c.event];
-    const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];  // one row set per event
-    seen.clear();
-    bool first = true;
-    for (NodeId at = leaf; !p.is_root(at); at = p.nodes[at].parent) {
+  // A node's rows (one per function of its frame, innermost first) depend only on the node:
+  // they are found once, where the walks from every leaf to the root would look them up at
+  // each visit of the nodes they share.
+  constexpr uint32_t kNotYet = 0xFFFFFFFFu;
+  std::vector<uint32_t> rows_from(p.nodes.size(), kNotYet);  // the node's first in node_rows
+  std::vector<uint32_t> node_rows;
+  const auto rows_of = [&](NodeId at, const Context& c, uint32_t event) {
+    if (rows_from[at] == kNotYet) {
+      rows_from[at] = static_cast<uint32_t>(node_rows.size());
       const auto& refs = t.frame_functions[p.nodes[at].value];
-      // Innermost function first: the leaf's innermost inlined call gets the self samples.
       for (size_t i = refs.size(); i-- > 0;) {
         const Function& f = t.functions[refs[i].id];
         TopRow key;
@@ -92,12 +94,30 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
         }
         if (by.symbol) key.function = canon[refs[i].id];
         auto [it, fresh] = index.try_emplace(key, rows.size());
-        if (fresh) rows.push_back(key);
-        const size_t r = it->second;
+        if (fresh) {
+          rows.push_back(key);
+          counted_for.push_back(0);
+        }
+        node_rows.push_back(static_cast<uint32_t>(it->second));
+      }
+    }
+    const uint32_t from = rows_from[at];
+    return std::span<const uint32_t>(node_rows.data() + from,
+                                     t.frame_functions[p.nodes[at].value].size());
+  };
+  for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
+    if (p.self[leaf] == 0 || p.is_root(leaf)) continue;
+    const Context& c = t.context_of(p.context_of(leaf));
+    const uint64_t n = weight.empty() ? p.self[leaf] : p.self[leaf] * weight[c.event];
+    const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];  // one row set per event
+    bool first = true;
+    for (NodeId at = leaf; !p.is_root(at); at = p.nodes[at].parent) {
+      // Innermost function first: the leaf's innermost inlined call gets the self samples.
+      for (const uint32_t r : rows_of(at, c, event)) {
         if (first) rows[r].self += n;
         first = false;
-        if (std::find(seen.begin(), seen.end(), r) == seen.end()) {
-          seen.push_back(r);
+        if (counted_for[r] != leaf + 1) {
+          counted_for[r] = leaf + 1;
           rows[r].total += n;
         }
       }

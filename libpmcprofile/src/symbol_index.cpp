@@ -58,7 +58,8 @@ struct SymbolIndex::Range {
   Answer answer;
 };
 
-SymbolIndex::SymbolIndex(Dwfl_Module* mod) : mod_(mod) {
+void SymbolIndex::build() {
+  Dwfl_Module* const mod = mod_;
   std::vector<uint64_t> b{0};
   std::vector<Elf*> elves;
   std::vector<Range> sized;
@@ -159,16 +160,25 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
   }
 }
 
+SymbolIndex::Found SymbolIndex::ask_libdwfl(uint64_t at) {
+  GElf_Off off = 0;
+  GElf_Sym sym;
+  const char* name = dwfl_module_addrinfo(mod_, at, &off, &sym, nullptr, nullptr, nullptr);
+  ++asked_;
+  return {name, name != nullptr ? off : 0};
+}
+
 SymbolIndex::Found SymbolIndex::find(uint64_t at) {
+  if (starts_.empty()) {
+    if (asked_ < kWalksBeforeIndex) return ask_libdwfl(at);
+    build();
+  }
   const size_t k = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), at) -
                                        starts_.begin()) - 1;
   if (answer_[k] < 0) {
-    GElf_Off off = 0;
-    GElf_Sym sym;
-    const char* name = dwfl_module_addrinfo(mod_, at, &off, &sym, nullptr, nullptr, nullptr);
-    ++asked_;
+    const Found f = ask_libdwfl(at);
     answer_[k] = static_cast<int32_t>(answers_.size());
-    answers_.push_back({name, at - off});
+    answers_.push_back({f.name, at - f.offset});
   }
   const Answer& a = answers_[static_cast<size_t>(answer_[k])];
   return {a.name, a.name != nullptr ? at - a.value : 0};

@@ -9,6 +9,11 @@
 // program's text, under one or several alias names) gets its answer from libdwfl's rules; any other interval asks libdwfl once,
 // so the names are libdwfl's wherever its rules (binding preference, sizeless labels) choose,
 // and a lookup is a binary search.
+//
+// The index costs what 18 to 70 of libdwfl's walks cost (measured on libc, libstdc++ and
+// ld.so: 3.4 ms for libc's 10,000 symbols against 65 us a walk), and a small report asks
+// most objects for a handful of addresses. So the first lookups go to libdwfl itself, and the
+// index is built only when an object is asked for more.
 #pragma once
 
 #include <elfutils/libdwfl.h>
@@ -25,11 +30,14 @@ class SymbolIndex {
     uint64_t offset = 0;         // address - the symbol's value
   };
 
-  explicit SymbolIndex(Dwfl_Module* mod);
+  // Lookups answered by libdwfl's walk before the index is built.
+  static constexpr size_t kWalksBeforeIndex = 16;
+
+  explicit SymbolIndex(Dwfl_Module* mod) : mod_(mod) {}
   // The same as dwfl_module_addrinfo(mod, at, &offset, ...).
   Found find(uint64_t at);
-  size_t intervals() const { return starts_.size(); }
-  size_t libdwfl_lookups() const { return asked_; }  // the intervals libdwfl was asked for
+  bool built() const { return !starts_.empty(); }
+  size_t libdwfl_lookups() const { return asked_; }  // walks: before the index, and for it
 
  private:
   struct Answer {
@@ -37,6 +45,8 @@ class SymbolIndex {
     uint64_t value;
   };
   struct Range;
+  Found ask_libdwfl(uint64_t at);
+  void build();
   void settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless);
   Dwfl_Module* mod_;
   std::vector<uint64_t> starts_;  // sorted, unique, starts_[0] == 0: interval k is [starts_[k], starts_[k+1])

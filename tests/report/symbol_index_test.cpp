@@ -110,6 +110,40 @@ TEST(SymbolIndex, SameAnswersAsLibdwflOnRealObjects) {
   for (const auto& p : paths) EXPECT_GT(compare_everywhere(p), 100u) << p;
 }
 
+// A report that asks an object for a few addresses gets libdwfl's answers without paying for
+// the index (as much as 70 of libdwfl's walks); the index comes with the lookup after them,
+// and answers as libdwfl does from there on.
+TEST(SymbolIndex, BuiltOnlyWhenAnObjectIsAskedForMoreThanAFewAddresses) {
+  const std::string libc = loaded("libc.so");
+  ASSERT_FALSE(libc.empty());
+  Object o(libc);
+  ASSERT_NE(o.mod, nullptr);
+  const int n = dwfl_module_getsymtab(o.mod);
+  ASSERT_GT(n, 1000);
+  std::vector<uint64_t> at;  // the middle of sized symbols, spread over the table
+  for (int i = 0; i < n && at.size() < 3 * pmcprofile::SymbolIndex::kWalksBeforeIndex; i += 7) {
+    GElf_Sym sym;
+    GElf_Addr v = 0;
+    if (dwfl_module_getsym_info(o.mod, i, &sym, &v, nullptr, nullptr, nullptr) != nullptr &&
+        sym.st_size > 2)
+      at.push_back(v + sym.st_size / 2);
+  }
+  ASSERT_EQ(at.size(), 3 * pmcprofile::SymbolIndex::kWalksBeforeIndex);
+  pmcprofile::SymbolIndex index(o.mod);
+  for (size_t k = 0; k < at.size(); ++k) {
+    EXPECT_EQ(index.built(), k > pmcprofile::SymbolIndex::kWalksBeforeIndex) << k;
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char* want = dwfl_module_addrinfo(o.mod, at[k], &off, &sym, nullptr, nullptr, nullptr);
+    const pmcprofile::SymbolIndex::Found got = index.find(at[k]);
+    ASSERT_NE(want, nullptr);
+    ASSERT_NE(got.name, nullptr) << k;
+    EXPECT_STREQ(got.name, want) << k;
+    EXPECT_EQ(got.offset, off) << k;
+  }
+  EXPECT_TRUE(index.built());
+}
+
 // Independent of libdwfl's answers: on an object whose symbols are known by construction
 // (known/known_code.h), each function covers exactly [value, value + size), whether the next
 // byte starts another function or lies in a gap no symbol covers.

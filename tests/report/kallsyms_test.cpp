@@ -41,9 +41,11 @@ TEST_F(KallsymsFile, CodeSymbolsSortedWithoutDataOrModule) {
   EXPECT_EQ(syms[4].address, 0xffffffffc0001000u);
 }
 
-// More text than the first 16 MiB the reader takes: the memory grows under the text read so
-// far, and every symbol keeps its name (none lost at the boundary, none pointing at old text).
-TEST_F(KallsymsFile, AFileLargerThanTheFirstReservationIsReadWhole) {
+// 19.4 MB of text: parsed in pieces as it is read (a line cut at every piece's end), and,
+// when it cannot be streamed (a reservation smaller than the file), read the plain way into
+// a buffer that grows past its first 16 MiB. Either way every symbol keeps its name: none
+// lost at a boundary, none pointing at old text.
+TEST_F(KallsymsFile, ALargeFileIsReadWholeInPiecesOrPlainly) {
   constexpr size_t kLines = 450'000;  // 43 bytes each: 19.4 MB
   std::string text;
   text.reserve(kLines * 43);
@@ -54,17 +56,19 @@ TEST_F(KallsymsFile, AFileLargerThanTheFirstReservationIsReadWhole) {
   }
   ASSERT_GT(text.size(), size_t{17} << 20);
   write(text);
-  const auto syms = pmcprofile::read_kernel_code_symbols(path_);
-  ASSERT_EQ(syms.size(), kLines);
-  for (const size_t i : {size_t{0}, size_t{390'000}, size_t{390'001}, kLines - 1}) {
-    std::snprintf(line, sizeof line, "function_number_%07zu", i);
-    EXPECT_EQ(syms[i].name, line) << i;
-    EXPECT_EQ(syms[i].address, 0xffffffff81000000u + i * 16) << i;
+  for (const size_t reserve : {pmcprofile::kKallsymsReserve, size_t{1} << 20}) {
+    const auto syms = pmcprofile::read_kernel_code_symbols(path_, reserve);
+    ASSERT_EQ(syms.size(), kLines) << reserve;
+    for (const size_t i : {size_t{0}, size_t{390'000}, size_t{390'001}, kLines - 1}) {
+      std::snprintf(line, sizeof line, "function_number_%07zu", i);
+      EXPECT_EQ(syms[i].name, line) << i;
+      EXPECT_EQ(syms[i].address, 0xffffffff81000000u + i * 16) << i;
+    }
+    size_t in_order = 0;  // and all of them, in order
+    for (size_t i = 0; i < syms.size(); ++i)
+      in_order += syms[i].address == 0xffffffff81000000u + i * 16 && syms[i].name.size() == 23;
+    EXPECT_EQ(in_order, kLines) << reserve;
   }
-  size_t in_order = 0;  // and all of them, in order
-  for (size_t i = 0; i < syms.size(); ++i)
-    in_order += syms[i].address == 0xffffffff81000000u + i * 16 && syms[i].name.size() == 23;
-  EXPECT_EQ(in_order, kLines);
 }
 
 // Text read on a thread of its own and parsed as it comes: a last line without its newline

@@ -147,7 +147,10 @@ KernelSymbols parse_as_read(std::shared_ptr<StreamedFile> f, const std::string& 
   out.reserve(size_t{1} << 17);  // a distribution kernel's code symbols, without growing
   size_t at = 0;
   for (StreamedFile::Progress p = f->wait_past(0);; p = f->wait_past(p.text.size())) {
-    if (p.overflow) return read_plainly(path);  // larger than its reservation: read it again
+    if (p.overflow) {  // larger than its reservation: read again, whole
+      ++g_reads;
+      return read_plainly(path);
+    }
     add_code_symbols(p.text, at, p.ended, out);
     if (p.ended) break;
   }

@@ -9,6 +9,7 @@
 
 #include "converter_harness.h"
 #include "log_sink.h"
+#include "merger.h"
 #include "perf_records.h"
 #include "record_conversion.h"
 #include "record_test_support.h"
@@ -395,4 +396,48 @@ TEST(RecordConversion, IdleTaskIsNamedSwapper) {
   const auto chains = log.of(Kind::callchain);
   ASSERT_EQ(chains.size(), 1u);
   EXPECT_EQ(chains[0]->pcs.size(), 2u);
+}
+
+// The merger writes the due events in time order however many flushes a deadline cuts the
+// writing into, and holds the others meanwhile (the recorder drains its buffers between).
+TEST(RecordMerger, ADeadlineCutsAFlushWithoutChangingTheOrder) {
+  Harness h;
+  record::Merger m(*h.conv);
+  for (const uint64_t t : {300, 100, 200, 500, 400}) m.add(sample({kUser, 0x401000 + t}, 10, t));
+  const size_t held = m.held_bytes();
+  EXPECT_GT(held, 0u);
+  // A deadline already past: one event per flush, the earliest due first.
+  for (int i = 0; i < 3; ++i) {
+    m.flush_before(450, 0);
+    EXPECT_TRUE(m.behind()) << i;
+  }
+  EXPECT_LT(m.held_bytes(), held);
+  m.flush_before(450, 0);
+  EXPECT_FALSE(m.behind()) << "400 was the last one due";
+  m.flush_all();
+  EXPECT_FALSE(m.behind());
+  EXPECT_EQ(m.held_bytes(), 0u);
+  const auto log = h.finish();
+  ASSERT_TRUE(log.ok) << log.error;
+  const auto cc = log.of(Kind::callchain);
+  ASSERT_EQ(cc.size(), 5u);
+  for (size_t i = 0; i < cc.size(); ++i)
+    EXPECT_EQ(cc[i]->pcs, (std::vector<uint64_t>{0x401000 + 100 * (i + 1)})) << i;
+}
+
+// Past its cap on held bytes, a flush writes every due event whatever its deadline: the
+// memory a slow conversion can take stays bounded.
+TEST(RecordMerger, PastItsBacklogCapAFlushWritesEveryDueEvent) {
+  Harness h;
+  record::Merger m(*h.conv, 1);
+  for (const uint64_t t : {30, 10, 20}) m.add(sample({kUser, 0x401000 + t}, 10, t));
+  m.flush_before(UINT64_MAX, 0);
+  EXPECT_FALSE(m.behind());
+  EXPECT_EQ(m.held_bytes(), 0u);
+  const auto log = h.finish();
+  ASSERT_TRUE(log.ok) << log.error;
+  const auto cc = log.of(Kind::callchain);
+  ASSERT_EQ(cc.size(), 3u);
+  EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{0x401000 + 10}));
+  EXPECT_EQ(cc[2]->pcs, (std::vector<uint64_t>{0x401000 + 30}));
 }

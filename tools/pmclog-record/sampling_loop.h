@@ -22,8 +22,9 @@ namespace record {
 std::optional<int> start_sampling(const Options& opt, const RecordingPlan& plan,
                                   Launcher& launcher, const OpenedEvents& opened);
 
-// Reads every ring buffer into `merger`, and writes what is old enough to be in time order.
-void drain(OpenedEvents& opened, Merger& merger);
+// Reads every ring buffer into `merger`, and writes what is old enough to be in time order,
+// for at most `slice_ns` (what is left waits in the merger for the next drain).
+void drain(OpenedEvents& opened, Merger& merger, uint64_t slice_ns = UINT64_MAX);
 
 // Polls and drains until the recording ends: the command exited; without a command, a stop
 // signal, --duration, the log's reader gone or every -p process gone. A command gets the

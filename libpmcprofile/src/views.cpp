@@ -109,7 +109,8 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
     if (p.self[leaf] == 0 || p.is_root(leaf)) continue;
     const Context& c = t.context_of(p.context_of(leaf));
     const uint64_t n = weight.empty() ? p.self[leaf] : p.self[leaf] * weight[c.event];
-    const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];  // one row set per event
+    // One row set per event.
+    const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];
     bool first = true;
     for (NodeId at = leaf; !p.is_root(at); at = p.nodes[at].parent) {
       // Innermost function first: the leaf's innermost inlined call gets the self samples.

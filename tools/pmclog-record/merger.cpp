@@ -28,11 +28,7 @@ void Merger::flush_before(uint64_t limit, uint64_t deadline) {
     pending_.clear();
     return;
   }
-  if (!behind_) {
-    std::erase_if(pending_, [limit](const PerfEvent& e) { return e.time < limit; });
-    return;
-  }
-  // Cut short: the written events leave, the others keep their arrival order.
+  // The written events leave; the others keep their arrival order.
   written_.assign(pending_.size(), 0);
   for (size_t k = 0; k < done; ++k) written_[due_[k].index] = 1;
   size_t out = 0;

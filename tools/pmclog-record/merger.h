@@ -30,7 +30,7 @@ class Merger {
   //
   // The writing stops at the first event done after the monotonic clock passes `deadline`
   // (at least one is written): unwinding a --call-graph dwarf sample costs microseconds,
-  // tens of milliseconds for the first samples of a program whose CFI is not read yet,
+  // up to about 12 ms for the first samples of a program whose CFI is not read yet,
   // and meanwhile the kernel fills the ring buffers and drops what does not fit. The due
   // events left wait in memory (behind() says so) while the caller drains the buffers.
   void flush_before(uint64_t limit, uint64_t deadline = UINT64_MAX);
@@ -52,7 +52,7 @@ class Merger {
     uint32_t index;  // into pending_
   };
   std::vector<Due> due_;
-  std::vector<uint8_t> written_;  // per pending_ index, in a flush cut short
+  std::vector<uint8_t> written_;  // per pending_ index: written by this flush
 };
 
 }  // namespace record

@@ -75,7 +75,7 @@ _pmclog_values() {  # TOOL LONG-OPTION
       echo "truncate bad-magic bad-length unknown-type unterminated-string overlong-callchain
         time-backwards" ;;
     *:--sysroot | pmclog-report:--symfs | pmclog-report:--debug-dir) echo dir ;;
-    *:--output | *:--inject-log | *:--kernel | *:--libpmc) echo file ;;
+    *:--output | *:--inject-log | *:--kernel | *:--kallsyms | *:--libpmc) echo file ;;
     *) echo "" ;;
   esac
 }

@@ -4,14 +4,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "streamed_file.h"
@@ -25,27 +30,38 @@ struct Line {
   std::string_view name;  // up to the tab that precedes a module
 };
 
-// 16 hex digits, or false.
+// Each byte's hex digit, or 0xFF.
+constexpr std::array<uint8_t, 256> kHexDigit = [] {
+  std::array<uint8_t, 256> t{};
+  t.fill(0xFF);
+  for (int i = 0; i < 10; ++i) t['0' + i] = static_cast<uint8_t>(i);
+  for (int i = 0; i < 6; ++i) t['a' + i] = t['A' + i] = static_cast<uint8_t>(10 + i);
+  return t;
+}();
+
+// 16 hex digits, or false. A table and no branch per digit: 120,000 addresses a file.
 bool hex16(const char* p, uint64_t& out) {
   uint64_t v = 0;
+  unsigned bad = 0;
   for (int i = 0; i < 16; ++i) {
-    const unsigned c = static_cast<unsigned char>(p[i]);
-    const unsigned lower = c | 0x20u;
-    const unsigned d = c - '0' < 10u ? c - '0' : lower - 'a' < 6u ? lower - 'a' + 10 : 16;
-    if (d == 16) return false;
-    v = v << 4 | d;
+    const unsigned d = kHexDigit[static_cast<unsigned char>(p[i])];
+    bad |= d;
+    v = v << 4 | (d & 0xFu);
   }
+  if (bad > 0xFu) return false;
   out = v;
   return true;
 }
 
 // False for a line that is not "ADDRESS TYPE NAME".
 bool parse(std::string_view line, Line& out) {
-  // A 64-bit kernel's lines, 120,000 of them: the fixed widths read in place.
+  // A 64-bit kernel's lines, 120,000 of them: the fixed widths read in place. Only a module's
+  // symbol, "NAME\t[MODULE]", ends in ']', so only those are searched for the tab.
   if (line.size() > 19 && line[16] == ' ' && line[18] == ' ' && hex16(line.data(), out.address)) {
     out.type = line[17];
     const char* name = line.data() + 19;
-    const void* tab = std::memchr(name, '\t', line.size() - 19);
+    const void* tab =
+        line.back() == ']' ? std::memchr(name, '\t', line.size() - 19) : nullptr;
     out.name = std::string_view(name, tab != nullptr ? static_cast<const char*>(tab) - name
                                                       : line.size() - 19);
     return true;
@@ -139,8 +155,8 @@ std::shared_ptr<StreamedFile> start_reading(const std::string& path, size_t rese
 }
 
 // The kernel takes tens of milliseconds to make /proc/kallsyms (120,000 lines, 4 KiB a
-// read()), so the text is read on a thread of its own and the thread that wants the symbols
-// parses what has come while it waits: little is left to parse when the last line arrives.
+// read()), so the text is read on a thread of its own and the caller parses what has come
+// while it waits: little is left to parse when the last line arrives.
 KernelSymbols parse_as_read(std::shared_ptr<StreamedFile> f, const std::string& path) {
   if (f == nullptr) return read_plainly(path);
   std::vector<KernelSymbol> out;
@@ -157,15 +173,44 @@ KernelSymbols parse_as_read(std::shared_ptr<StreamedFile> f, const std::string& 
   return sorted(std::move(f), std::move(out));
 }
 
-// The running kernel's: started once (by the replay's prefetch, or by the first that wants
-// them), parsed once, by the first thread that wants them; the others wait for its result.
-std::once_flag g_started;
-std::shared_ptr<StreamedFile> g_streamed;  // set under g_started
-std::mutex g_parse_mu;
-std::shared_ptr<const KernelSymbols> g_running;  // with g_parse_mu
+// One file's symbols, shared by the process: read and parsed once, on a thread of their own
+// started by the replay's prefetch or by the first that wants them, so that a saved copy's
+// parse (a few milliseconds) overlaps the replay as /proc/kallsyms's reading does. The
+// others wait for its result.
+using Parsed = std::shared_ptr<const KernelSymbols>;
+struct Shared {
+  std::once_flag started;
+  std::shared_future<Parsed> parsed;  // set under `started`
+  std::once_flag text_found;
+  uint64_t text = 0;  // set under `text_found`
+};
 
-void start_running() {
-  std::call_once(g_started, [] { g_streamed = start_reading(kKallsymsPath, kKallsymsReserve); });
+// Entries are never removed (a process names a path or two), and the map is never destroyed:
+// a reading thread may still be at work when the process exits.
+Shared& shared(const std::string& path) {
+  static std::mutex mu;
+  static auto* all = new std::map<std::string, std::unique_ptr<Shared>>;
+  std::lock_guard lock(mu);
+  std::unique_ptr<Shared>& s = (*all)[path];
+  if (s == nullptr) s = std::make_unique<Shared>();
+  return *s;
+}
+
+Shared& started(const std::string& path) {
+  Shared& s = shared(path);
+  std::call_once(s.started, [&] {
+    auto task = std::make_shared<std::packaged_task<Parsed()>>([path] {
+      return std::make_shared<const KernelSymbols>(
+          parse_as_read(start_reading(path, kKallsymsReserve), path));
+    });
+    s.parsed = task->get_future().share();
+    try {
+      std::thread([task] { (*task)(); }).detach();
+    } catch (const std::system_error&) {
+      (*task)();  // no thread to be had: read here
+    }
+  });
+  return s;
 }
 
 }  // namespace
@@ -176,20 +221,16 @@ KernelSymbols read_kernel_code_symbols(const std::string& path, size_t reserve) 
 
 uint64_t kallsyms_reads() { return g_reads.load(); }
 
-void prefetch_kernel_code_symbols() { start_running(); }
+void prefetch_kernel_code_symbols(const std::string& path) { started(path); }
 
-std::shared_ptr<const KernelSymbols> running_kernel_code_symbols() {
-  start_running();
-  std::lock_guard lock(g_parse_mu);
-  if (g_running == nullptr)
-    g_running = std::make_shared<const KernelSymbols>(
-        parse_as_read(std::move(g_streamed), kKallsymsPath));
-  return g_running;
+std::shared_ptr<const KernelSymbols> shared_kernel_code_symbols(const std::string& path) {
+  return started(path).parsed.get();
 }
 
-uint64_t running_kernel_text_start() {
-  static const uint64_t start = kernel_text_start();  // a static's initialization is thread-safe
-  return start;
+uint64_t shared_kernel_text_start(const std::string& path) {
+  Shared& s = shared(path);
+  std::call_once(s.text_found, [&] { s.text = kernel_text_start(path); });
+  return s.text;
 }
 
 uint64_t kernel_text_start(const std::string& path) {

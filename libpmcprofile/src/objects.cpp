@@ -248,12 +248,19 @@ void ObjectTable::locate(ObjectInfo& o) {
   if (image && !opt_.kernel_file.empty()) {
     o.file = opt_.kernel_file;  // named by the user: not confined to the sysroot
   } else if (image && o.path == kRunningKernelObject) {
-    // This machine's running kernel: only for a Linux log of it (the _text check that
-    // AddressSpaces makes, and the build id when the log's container names one).
+    // A Linux kernel named by kallsyms: this machine's running kernel, or the one a saved
+    // copy (--kallsyms) describes. Only for a Linux log of it (the _text check that the
+    // Symbolizer makes, and for this machine's, the build id when the log's container names
+    // one: a saved copy has none to compare).
     if (const LogSystem* sys = system(o.system)) {
-      o.refused = sys->os != LogOs::gnu_linux ? std::string("this machine's kernel, log from ") + sys->os_name()
-                  : !sys->kernel_build_id.empty() && host_kernel_build_id() != sys->kernel_build_id
-                      ? "this machine's kernel is not the log's (build id " + sys->kernel_build_id + ")"
+      const bool host = opt_.kallsyms_file.empty();
+      o.refused = sys->os != LogOs::gnu_linux
+                      ? std::string(host ? "this machine's kernel" : "Linux kallsyms") +
+                            ", log from " + sys->os_name()
+                  : host && !sys->kernel_build_id.empty() &&
+                          host_kernel_build_id() != sys->kernel_build_id
+                      ? "this machine's kernel is not the log's (build id " +
+                            sys->kernel_build_id + ")"
                       : "";
       if (!o.refused.empty()) {
         o.missing = Missing::refused;

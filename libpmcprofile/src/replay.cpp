@@ -54,7 +54,7 @@ void Replay::push(const pmclog::Record& r) {
 // A log smaller than the reordering window is replayed only once it has all been read, and a
 // kernel frame met then starts /proc/kallsyms's reading too late to overlap anything (it took
 // 47 ms of an 80 ms report of 20,000 samples). So the first kernel-mode sample of a log that
-// maps this boot's kernel starts it as it is read. The replay still decides whether the
+// maps the kernel its kallsyms file describes starts it as it is read. The replay still decides whether the
 // kernel's symbols are used (AddressSpaces, ObjectTable); this only reads them sooner.
 void Replay::watch_for_kernel_frames(const pmclog::Record& r) {
   if (!opt_.locate.kallsyms || !opt_.locate.kernel_file.empty() ||
@@ -65,9 +65,9 @@ void Replay::watch_for_kernel_frames(const pmclog::Record& r) {
       kallsyms_start_ = r[Field::start];
   } else if (r.kind == Kind::callchain && kallsyms_start_ != 0 &&
              !pmclog::Record::cpuflags_user(static_cast<uint32_t>(r[Field::cpuflags]))) {
-    if (is_this_boot_kernel(kallsyms_start_)) {
+    if (kallsyms_describes(opt_.locate.kallsyms_path(), kallsyms_start_)) {
       kernel_named_ = true;
-      prefetch_kernel_code_symbols();
+      prefetch_kernel_code_symbols(opt_.locate.kallsyms_path());
     }
     kallsyms_start_ = 0;  // asked once
   }

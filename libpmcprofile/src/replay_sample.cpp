@@ -50,8 +50,8 @@ bool Replay::resolve(const RawSample& s, const StackKey& k, CachedStack& out) {
     fr.where = kernel ? as_.resolve_kernel(a) : as_.resolve_user(s.pid, a);
     if (kernel && !kernel_named_ && fr.where.object != kNoObject &&
         objects_.info(fr.where.object).kallsyms) {
-      kernel_named_ = true;  // /proc/kallsyms will be wanted: its reading overlaps the replay
-      prefetch_kernel_code_symbols();
+      kernel_named_ = true;  // kallsyms will be wanted: its reading overlaps the replay
+      prefetch_kernel_code_symbols(opt_.locate.kallsyms_path());
     }
     fr.caller = i > 0;
     frames_.push_back(t_.frame(fr));

@@ -154,13 +154,14 @@ Symbolizer::Module& Symbolizer::module(ObjectId id) {
   if (m.ready) return m;
   m.ready = true;
   ObjectInfo& o = objects_.info_mutable(id);
-  if (o.kallsyms && !is_this_boot_kernel(o.kallsyms_mapped)) {
+  const std::string& kallsyms = objects_.options().kallsyms_path();
+  if (o.kallsyms && !kallsyms_describes(kallsyms, o.kallsyms_mapped)) {
     // Another boot or machine: this kallsyms does not describe that kernel.
     o.kallsyms = false;
     o.missing = Missing::not_found;
   }
   if (o.kallsyms) {
-    m.kallsyms = running_kernel_code_symbols();
+    m.kallsyms = shared_kernel_code_symbols(kallsyms);
     m.has_symbols = !m.kallsyms->empty();
     ++s_->opened;
     return m;

@@ -177,7 +177,12 @@ TEST(Status, KernelAndSysrootAreCheckedBeforeReading) {
                         Case{{"--sysroot", missing}, "--sysroot", "No such file or directory"},
                         Case{{"--sysroot", file}, "--sysroot", "Not a directory"},
                         Case{{"--symfs", file}, "--symfs", "Not a directory"},
-                        Case{{"--debug-dir", file}, "--debug-dir", "Not a directory"}}) {
+                        Case{{"--debug-dir", file}, "--debug-dir", "Not a directory"},
+                        Case{{"--kallsyms", missing}, "--kallsyms", "No such file or directory"},
+                        Case{{"--kallsyms", d.str()}, "--kallsyms", "Is a directory"},
+                        Case{{"--kallsyms", file}, "--kallsyms",
+                             "no _text or _stext address (not a kallsyms file, or saved while "
+                             "kernel.kptr_restrict hid the addresses)"}}) {
     std::vector<std::string> args = c.args;
     // The input is missing too: the option's error comes first, nothing is read.
     args.push_back(d.file("absent.pmclog"));
@@ -191,6 +196,31 @@ TEST(Status, KernelAndSysrootAreCheckedBeforeReading) {
   }
   // A good folder and file are taken.
   const auto ok = report({"--format", "folded", "--sysroot", d.str(), "--kernel", file, kLog});
+  EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
+TEST(Status, KallsymsIsTheOnlySourceOfKernelSymbols) {
+  reptest::ScratchDir d;
+  const std::string saved = d.file("kallsyms"), kernel = d.file("kernel");
+  reptest::write_file(saved, "ffffffff81000000 T _text\nffffffff81000100 T f\n");
+  reptest::write_file(kernel, "x");
+  for (const auto& [other, why] :
+       {std::pair<std::vector<std::string>, std::string>{
+            {"--no-kallsyms"}, "--kallsyms and --no-kallsyms exclude each other"},
+        {{"--kernel", kernel}, "--kallsyms and --kernel both name the kernel's symbols"}}) {
+    std::vector<std::string> args = {"--kallsyms", saved};
+    args.insert(args.end(), other.begin(), other.end());
+    args.push_back(kLog);
+    const auto r = report(args);
+    EXPECT_EQ(r.status, 2) << why;
+    EXPECT_EQ(r.err, "pmclog-report: " + why + "\n" + kTry);
+    EXPECT_EQ(r.out, "");
+  }
+  // Zeros where the addresses were (kernel.kptr_restrict): refused as having no text start.
+  reptest::write_file(saved, "0000000000000000 T _text\n0000000000000000 T f\n");
+  EXPECT_EQ(report({"--kallsyms", saved, kLog}).status, 2);
+  reptest::write_file(saved, "ffffffff81000000 T _text\nffffffff81000100 T f\n");
+  const auto ok = report({"--format", "folded", "--kallsyms", saved, kLog});
   EXPECT_EQ(ok.status, 0) << ok.err;
 }
 

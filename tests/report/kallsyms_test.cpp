@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -39,6 +40,57 @@ TEST_F(KallsymsFile, CodeSymbolsSortedWithoutDataOrModule) {
   EXPECT_EQ(syms[3].name, "weak_one");
   EXPECT_EQ(syms[4].name, "mod_func");  // the module is not part of the name
   EXPECT_EQ(syms[4].address, 0xffffffffc0001000u);
+}
+
+// Addresses of either case are read in place; a line whose 16 characters are not all hex
+// digits is read the slow way, which stops at the first that is not one (so a bad digit is
+// never read as a digit).
+TEST_F(KallsymsFile, EveryAddressCharacterIsCheckedAsAHexDigit) {
+  const std::string good = "FFFFffff8100a1b0";
+  std::string text = good + " T upper_and_lower\n";
+  std::vector<uint64_t> want = {0xffffffff8100a1b0u};
+  for (size_t at = 1; at < 16; ++at)
+    for (const char bad : {'g', 'G', ':', '/', '@', '`', 'z'}) {
+      std::string a = good;
+      a[at] = bad;
+      text += a + " T x\n";
+      want.push_back(std::stoull(good.substr(0, at), nullptr, 16));
+    }
+  write(text);
+  const auto syms = pmcprofile::read_kernel_code_symbols(path_);
+  ASSERT_EQ(syms.size(), want.size());
+  std::sort(want.begin(), want.end());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(syms[i].address, want[i]) << i;
+}
+
+// A saved copy is read once per process however many sessions name frames from it, on any
+// thread; /proc/kallsyms and other copies are read on their own.
+TEST_F(KallsymsFile, EachSavedCopyIsReadOncePerProcess) {
+  write("ffffffff81000000 T _text\nffffffff81000100 T saved_function\n");
+  const uint64_t before = pmcprofile::kallsyms_reads();
+  const auto first = pmcprofile::shared_kernel_code_symbols(path_);
+  EXPECT_EQ(pmcprofile::shared_kernel_text_start(path_), 0xffffffff81000000u);
+  const uint64_t once = pmcprofile::kallsyms_reads();
+  EXPECT_EQ(once, before + 2);  // the symbols, and the text start
+  std::shared_ptr<const pmcprofile::KernelSymbols> a, b;
+  std::thread ta([&] { a = pmcprofile::shared_kernel_code_symbols(path_); });
+  std::thread tb([&] { b = pmcprofile::shared_kernel_code_symbols(path_); });
+  ta.join();
+  tb.join();
+  EXPECT_EQ(a, first);
+  EXPECT_EQ(b, first);
+  EXPECT_TRUE(pmcprofile::kallsyms_describes(path_, 0xffffffff81000000u));
+  EXPECT_FALSE(pmcprofile::kallsyms_describes(path_, 0xffffffff82000000u));
+  EXPECT_EQ(pmcprofile::kallsyms_reads(), once);
+  ASSERT_EQ(first->size(), 2u);
+  EXPECT_EQ((*first)[1].name, "saved_function");
+
+  const std::string other = dir_.file("other_copy.txt");
+  pmclog_test::write_file(other, "ffffffff91000000 T _text\nffffffff91000100 T other_one\n");
+  const auto second = pmcprofile::shared_kernel_code_symbols(other);
+  ASSERT_EQ(second->size(), 2u);
+  EXPECT_EQ((*second)[1].name, "other_one");
+  EXPECT_EQ(pmcprofile::shared_kernel_code_symbols(path_), first);
 }
 
 // 19.4 MB of text: parsed in pieces as it is read (a line cut at every piece's end), and,

@@ -379,6 +379,36 @@ TEST_F(Synthetic, KallsymsOfThisMachine) {
   EXPECT_EQ(r.out, "cpu-clock;[kernel] " + hex(sym + 1) + "_[k] 1\n");
 }
 
+// A copy of kallsyms saved with the log (pmclog-record --kallsyms): its kernel's frames are
+// named whatever this machine runs; a log whose kernel sits elsewhere is another boot's, and
+// its frames stay unresolved rather than named from the wrong table.
+TEST_F(Synthetic, SavedKallsymsNameOnlyTheKernelTheyDescribe) {
+  const std::string saved = root + "/kallsyms.saved";
+  reptest::write_file(saved,
+                      "ffffffff81000000 T _text\n"
+                      "ffffffff81000100 T first\n"
+                      "ffffffff81000200 t second\n"
+                      "ffffffff81000300 D some_data\n"
+                      "ffffffff81000400 T third\n"
+                      "ffffffffc0001000 t mod_func\t[ext4]\n");
+  const auto log_at = [&](const std::string& name, uint64_t text) {
+    return reptest::write_log(dir, name, {
+        kInit, kCpuClock, map_in(0xFFFFFFFFu, text, "[kernel.kallsyms]"),
+        sample(100, kPmcA, {text + 0x250, text + 0x110}, false),
+        sample(100, kPmcA, {0xffffffffc0001010}, false), R"({"type":"closelog"})"});
+  };
+  auto r = report({"--format", "folded", "--kallsyms", saved,
+                   log_at("saved.pmclog", 0xffffffff81000000u)});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "cpu-clock;first_[k];second_[k] 1\ncpu-clock;mod_func_[k] 1\n");
+  const uint64_t other = 0xffffffff9a000000u;
+  r = report({"--format", "folded", "--kallsyms", saved, log_at("other.pmclog", other)});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "cpu-clock;[kernel] " + hex(other + 0x110) + "_[k];[kernel] " +
+                       hex(other + 0x250) + "_[k] 1\ncpu-clock;[kernel] " +
+                       hex(0xffffffffc0001010) + "_[k] 1\n");
+}
+
 TEST_F(Synthetic, LogPathsCannotLeaveTheSysroot) {
   // The host's real fake libc, named through ".." and through a symlink in the sysroot.
   ASSERT_EQ(symlink(FAKE_LIBC, (root + "/lib/escape.so").c_str()), 0);

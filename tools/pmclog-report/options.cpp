@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "diagnostics.h"
 #include "pmclog/text.h"
+#include "pmcprofile/kallsyms.h"
 #include "stdout_sink.h"
 
 namespace report {
@@ -149,6 +150,19 @@ void check_path(const std::string& option, const std::string& path, bool folder)
     throw UsageError(shown + ": Is a directory (--" + option + " names a file)");
 }
 
+// --kallsyms: a file whose kernel text start can be read (a copy saved while
+// kernel.kptr_restrict hid the addresses has none), and the only source of kernel symbols.
+void check_kallsyms(const po::variables_map& vm, const std::string& file) {
+  if (file.empty()) return;
+  if (vm.count("no-kallsyms")) throw UsageError("--kallsyms and --no-kallsyms exclude each other");
+  if (vm.count("kernel")) throw UsageError("--kallsyms and --kernel both name the kernel's symbols");
+  check_path("kallsyms", file, false);
+  if (pmcprofile::shared_kernel_text_start(file) == 0)
+    throw UsageError("--kallsyms: '" + pmclog::display_path(file) +
+                     "': no _text or _stext address (not a kallsyms file, or saved while "
+                     "kernel.kptr_restrict hid the addresses)");
+}
+
 bool is_by_key(const std::string& k) {
   return k == "comm" || k == "pid" || k == "tid" || k == "thread" || k == "object" ||
          k == "dso" || k == "symbol" || k == "sym";
@@ -200,7 +214,8 @@ bool parse_options(int argc_all, char** argv_all, Config& cfg) {
   std::vector<std::string> fail_if;
   std::string alpha;
   std::vector<std::string> formats, outputs, files, pids, tids, cpus, comms, events, debug_dirs;
-  std::string sort = "self", by = "comm,object,symbol", sysroot, kernel, limit, from, to;
+  std::string sort = "self", by = "comm,object,symbol", sysroot, kernel, kallsyms, limit, from,
+      to;
   std::string min_width, width, depth, max_stacks, jobs;
   cli::AbiValues abi;
   cfg.profile.max_stacks = kDefaultMaxStacks;
@@ -290,6 +305,9 @@ bool parse_options(int argc_all, char** argv_all, Config& cfg) {
       ("debug-dir", po::value(&debug_dirs)->composing()->value_name("DIR"),
        "a folder of separate debug files (.build-id/xx/rest.debug), searched before "
        "/usr/lib/debug; repeatable")
+      ("kallsyms", po::value(&kallsyms)->value_name("FILE"),
+       "the kernel's symbols from a copy of /proc/kallsyms saved where and when the log was "
+       "recorded (pmclog-record --kallsyms), in place of this machine's")
       ("no-kallsyms", "never use this machine's /proc/kallsyms")
       ("no-demangle", "keep C++ names as in the symbol table")
       ("lines", "source file:line of each function row or frame")
@@ -466,10 +484,12 @@ bool parse_options(int argc_all, char** argv_all, Config& cfg) {
   if (f.from && f.to && *f.to <= *f.from) throw UsageError("--to must be after --from");
   if (!sysroot.empty()) check_path(vm.count("symfs") ? "symfs" : "sysroot", sysroot, true);
   if (!kernel.empty()) check_path("kernel", kernel, false);
+  check_kallsyms(vm, kallsyms);
   for (const auto& d : debug_dirs) check_path("debug-dir", d, true);
   cfg.profile.locate.sysroot = sysroot;
   cfg.profile.locate.kernel_file = kernel;
   cfg.profile.locate.kallsyms = !vm.count("no-kallsyms");
+  cfg.profile.locate.kallsyms_file = kallsyms;
   cfg.profile.symbols.debug_dirs = debug_dirs;
   cfg.profile.symbols.demangle = !vm.count("no-demangle");
   cfg.profile.symbols.lines = vm.count("lines") > 0;

@@ -51,29 +51,30 @@ inline constexpr size_t kKallsymsReserve = size_t{1} << 30;
 KernelSymbols read_kernel_code_symbols(const std::string& path,
                                        size_t reserve = kKallsymsReserve);
 
-// /proc/kallsyms's code symbols, read once per process and shared: every Session of a
-// process names kernel frames from one copy (a program with a session per thread), where
-// each would pay the kernel's slow making of the file (tens of milliseconds for 120,000
-// lines) and hold its own copy.
-std::shared_ptr<const KernelSymbols> running_kernel_code_symbols();
+// A kallsyms file's code symbols, read once per process for each path and shared: every
+// Session of a process names kernel frames from one copy (a program with a session per
+// thread), where each would pay for its own reading (for /proc/kallsyms, the kernel's slow
+// making of the file: tens of milliseconds for 120,000 lines) and hold its own copy.
+std::shared_ptr<const KernelSymbols> shared_kernel_code_symbols(
+    const std::string& path = kKallsymsPath);
 
-// Starts running_kernel_code_symbols()'s reading on a thread of its own, so that it overlaps
-// the replay: the replay calls it at a log's first kernel frame it can name. Does nothing
-// once the reading has started.
-void prefetch_kernel_code_symbols();
+// Starts shared_kernel_code_symbols(path)'s reading on a thread of its own, so that it
+// overlaps the replay: the replay calls it at a log's first kernel frame it can name. Does
+// nothing once the reading has started.
+void prefetch_kernel_code_symbols(const std::string& path = kKallsymsPath);
 
 // The kernel's text start: _text, or _stext when there is no _text; 0 when the file cannot
 // be read or hides its addresses.
 uint64_t kernel_text_start(const std::string& path = kKallsymsPath);
 
-// kernel_text_start() of /proc/kallsyms, read once per process: a session checks with it
-// that a log's kernel is this boot's.
-uint64_t running_kernel_text_start();
+// kernel_text_start(path), read once per process for each path.
+uint64_t shared_kernel_text_start(const std::string& path = kKallsymsPath);
 
-// Whether a log that maps kRunningKernelObject at `text` recorded this boot's kernel, the one
-// /proc/kallsyms describes (another boot or machine has its _text elsewhere).
-inline bool is_this_boot_kernel(uint64_t text) {
-  return text != 0 && text == running_kernel_text_start();
+// Whether a log that maps kRunningKernelObject at `text` recorded the kernel that the
+// kallsyms file at `path` describes: /proc/kallsyms for this boot's, or a copy saved when the
+// log was recorded (another boot or machine has its _text elsewhere).
+inline bool kallsyms_describes(const std::string& path, uint64_t text) {
+  return text != 0 && text == shared_kernel_text_start(path);
 }
 
 // How many times this process has opened a kallsyms file through the two functions above:

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pmcprofile/kallsyms.h"
 #include "pmcprofile/log_system.h"
 
 namespace pmcprofile {
@@ -28,7 +29,14 @@ inline constexpr ObjectId kNoObject = 0xFFFFFFFFu;
 struct LocateOptions {
   std::string sysroot;      // --sysroot/--symfs: every path from the log is looked up under it
   std::string kernel_file;  // --kernel: the kernel image (FreeBSD kernel or Linux vmlinux)
-  bool kallsyms = true;     // /proc/kallsyms for "[kernel.kallsyms]" of this machine's boot
+  bool kallsyms = true;     // kallsyms symbols for "[kernel.kallsyms]"
+  // --kallsyms: a copy of /proc/kallsyms saved on the log's machine and boot, in place of
+  // this machine's ("" for this machine's).
+  std::string kallsyms_file;
+  const std::string& kallsyms_path() const {
+    static const std::string running = kKallsymsPath;
+    return kallsyms_file.empty() ? running : kallsyms_file;
+  }
 };
 
 // The OS an ELF file's ABI note names: FreeBSD's .note.tag (owner "FreeBSD", NT_FREEBSD_ABI_TAG)

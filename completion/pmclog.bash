@@ -15,14 +15,14 @@ _pmclog_args_pmclog_write="--output --inject --inject-log --seed --file --genera
   --address-width --address-slot --byte-order --time-width --records --size --processes --depth --events
   --cpus --cpu-buffer-size"
 _pmclog_flags_pmclog_write="--help --version --quiet --ibs --container"
-_pmclog_args_pmclog_record="--event --period --freq --depth --pid --duration --output
+_pmclog_args_pmclog_record="--event --period --freq --depth --pid --duration --output --kallsyms
   --mmap-pages --generation --address-width --byte-order --call-graph --tid --cpu"
 _pmclog_flags_pmclog_record="--help --version --user-only --container --user-callchain
   --fallback --count --per-process --list-events --all-cpus --quiet"
 _pmclog_args_pmclog_report="--format --output --by --sort --limit --min-width --width
   --title --callgraph-depth --max-stacks --jobs --alpha --fail-if --pid --tid --comm --event --cpu
   --from --to --sysroot --symfs
-  --kernel --debug-dir --libpmc --generation --address-width --address-slot --byte-order --time-width"
+  --kernel --kallsyms --debug-dir --libpmc --generation --address-width --address-slot --byte-order --time-width"
 _pmclog_flags_pmclog_report="--help --version --comm-frame --by-file --icicle --reverse --diff
   --no-progress --user-only --kernel-only --ibs --no-kallsyms --no-demangle --lines --inline
   --keep-going"

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "pmcprofile/kallsyms.h"
 #include "record_test_support.h"
 
 using pmclog::Field;
@@ -900,6 +901,60 @@ TEST(RecordCli, KernelSamplesHaveOnlyKernelFramesByDefault) {
     for (uint64_t pc : c->pcs) EXPECT_NE(pc >> 63, 0u) << std::hex << pc << " in a kernel record";
   }
   EXPECT_GE(kernel, 20u) << "the workload spends its time in read(2)";
+}
+
+// --kallsyms: the kernel's table saved with the log names its kernel frames as this boot's
+// /proc/kallsyms does; with no kernel frames recorded there is nothing to save.
+TEST(RecordCli, KallsymsCopyNamesTheLogsKernelFrames) {
+  ScratchDir dir;
+  const std::string out = dir.file("kernel.pmclog"), saved = dir.file("kallsyms");
+  auto r = run({kRecord, "-o", out, "--kallsyms", saved, "--", kKernelHot, "0.5"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  if (r.err.find("user-space callchains only") != std::string::npos) {
+    EXPECT_NE(r.err.find("--kallsyms: the log has no kernel frames to name"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(file_exists(saved));
+    GTEST_SKIP() << "no kernel frames for this user: " << r.err;
+  }
+  if (pmcprofile::kernel_text_start() == 0) {
+    EXPECT_EQ(r.status, 125) << r.err;  // a copy of zeros is refused, the log kept
+    EXPECT_FALSE(file_exists(saved));
+    GTEST_SKIP() << "/proc/kallsyms hides its addresses here";
+  }
+  EXPECT_EQ(dir.names().size(), 2u) << "the log and the copy, no temporary";
+  EXPECT_EQ(pmcprofile::kernel_text_start(saved), pmcprofile::kernel_text_start());
+  EXPECT_GT(pmcprofile::read_kernel_code_symbols(saved).size(), 1000u);
+  const auto from_copy = run({kReport, "--format", "folded", "--kallsyms", saved, out});
+  const auto from_boot = run({kReport, "--format", "folded", out});
+  ASSERT_EQ(from_copy.status, 0) << from_copy.err;
+  EXPECT_EQ(from_copy.out, from_boot.out);
+  EXPECT_NE(from_copy.out.find("_[k]"), std::string::npos) << from_copy.out;
+  EXPECT_EQ(from_copy.out.find("[kernel] 0x"), std::string::npos) << from_copy.out;
+}
+
+TEST(RecordCli, KallsymsCopyRefusedBeforeAnythingRuns) {
+  ScratchDir dir;
+  const std::string marker = dir.file("ran"), log = dir.file("x.pmclog");
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"-o", log, "--kallsyms", log},
+           {"--kallsyms", "pmclog.out"},
+           {"--count", "-o", log, "--kallsyms", dir.file("k")},
+           {"--user-only", "-o", log, "--kallsyms", dir.file("k")}}) {
+    std::vector<std::string> argv = {kRecord};
+    argv.insert(argv.end(), args.begin(), args.end());
+    for (const char* a : {"--", "sh", "-c"}) argv.push_back(a);
+    argv.push_back("touch '" + marker + "'");
+    RunOptions in_dir;
+    in_dir.cwd = dir.str();
+    const auto r = run(argv, in_dir);
+    EXPECT_EQ(r.status, 2) << args[1] << "\n" << r.err;
+    EXPECT_NE(r.err.find("--kallsyms"), std::string::npos) << r.err;
+  }
+  // A copy that cannot be created: the tool's own failure, nothing run, no log left.
+  const auto r = run({kRecord, "-o", log, "--kallsyms", dir.file("no-dir/k"), "--", "sh", "-c",
+                      "touch '" + marker + "'"});
+  EXPECT_EQ(r.status, 125) << r.err;
+  EXPECT_TRUE(dir.names().empty()) << "nothing was run or written";
 }
 
 TEST(RecordCli, UserCallchainMergesUserFramesIntoKernelSamples) {

@@ -258,6 +258,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
   output.add_options()
       ("output,o", po::value(&o.output), "output file (default pmclog.out; an existing "
        "default file is kept as pmclog.out.old); - is standard output, not a terminal")
+      ("kallsyms", po::value(&o.kallsyms)->value_name("FILE"), "also save a copy of "
+       "/proc/kallsyms to FILE as the recording ends: pmclog-report --kallsyms FILE names "
+       "the log's kernel frames after a reboot, on another machine, and sooner")
       ("mmap-pages", po::value(&mmap_pages), "ring buffer data pages per CPU, a power of "
        "two from 1 to 1048576 (default 64)")
       ("quiet,q", po::bool_switch(&o.quiet), "no summary on stderr");
@@ -409,6 +412,17 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (o.counting && o.system_wide)
     throw UsageError("--count with -a is not supported (system-mode counting PMCs write no "
                      "PROCCSW/PROCEXIT); use --count with a command or -p");
+  if (!o.kallsyms.empty()) {
+    if (o.counting)
+      throw UsageError("--kallsyms names the kernel frames of samples; --count records none");
+    if (o.user_only)
+      throw UsageError("--kallsyms names kernel frames; --user-only records none");
+    const std::string log = o.output.empty() ? kDefaultOutput : o.output;
+    struct stat a, b;
+    if (o.kallsyms == log || (stat(o.kallsyms.c_str(), &a) == 0 && stat(log.c_str(), &b) == 0 &&
+                              a.st_dev == b.st_dev && a.st_ino == b.st_ino && S_ISREG(a.st_mode)))
+      throw UsageError("--kallsyms and -o name the same file: " + pmclog::display_path(log));
+  }
   if (!o.output.empty() && output_is_terminal(o.output))
     throw UsageError("-o " + pmclog::display_path(o.output) +
                      ": not writing a binary log to a terminal; redirect standard output or "

@@ -18,6 +18,7 @@ struct Options {
   std::optional<uint64_t> period;  // -c
   uint64_t frequency = 1000;       // -F (a modest default: no loss on a busy 2-core VM)
   std::string output;              // -o; empty: default name
+  std::string kallsyms;            // --kallsyms FILE: a copy of /proc/kallsyms; empty: none
   std::vector<pid_t> pids;         // -p
   std::vector<pid_t> tids;         // -t: these threads of running processes only
   std::vector<int> cpus;           // -C: these CPUs only (implies -a); empty: all

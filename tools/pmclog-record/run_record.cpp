@@ -10,6 +10,7 @@
 #include "closing_records.h"
 #include "conversion_setup.h"
 #include "exit_status.h"
+#include "kallsyms_copy.h"
 #include "launcher.h"
 #include "log_sink.h"
 #include "merger.h"
@@ -49,7 +50,8 @@ int run_record(const Options& opt) {
   // The output opens before the events, so an output that is refused is the only message.
   const std::string out_path = output_path(opt);
   LogSink sink(opt.abi, out_path);
-  if (!open_output(sink)) {
+  KallsymsCopy kallsyms(opt.kallsyms);
+  if (!open_output(sink) || !kallsyms.open()) {
     launcher.abort();
     return code(Exit::tool_failed);
   }
@@ -82,8 +84,12 @@ int run_record(const Options& opt) {
 
   const CountTotals count_totals =
       write_closing_records(opt, plan.events.size(), opened, merger, conv, sink);
+  // The copy's failure leaves the log whole: the log is committed all the same.
+  const bool kallsyms_saved = kallsyms.save(!s.exclude_kernel);
   if (!commit_log(sink)) return code(Exit::tool_failed);
-  const int exit_code = plan.command_mode ? status_to_exit(child_status) : 0;
+  const int exit_code = !kallsyms_saved ? code(Exit::tool_failed)
+                        : plan.command_mode ? status_to_exit(child_status)
+                                            : 0;
   // Not all of the log reached its reader, which chose to stop: no summary claims what was
   // not delivered, and the totals of --count stopped with the sampling.
   if (sink.closed()) return exit_code;

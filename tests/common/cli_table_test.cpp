@@ -363,6 +363,8 @@ std::vector<Case> table() {
   add(usage("record_tid_and_pid", kRecord, {"--tid", "1", "-p", "1"}, {"(-t|--tid)\\b", "(-p|--pid)\\b"}));
   add(usage("record_cpu_out_of_range", kRecord, {"--cpu", "4096", "--duration", "1"}, {"(-C|--cpu)\\b", "'4096'"}));
   add(usage("record_bad_freq", kRecord, {"-F", "abc", "--", "true"}, {"--freq|-F", "abc"}));
+  add(usage("record_kallsyms_is_the_log", kRecord,
+            {"-o", "x.pmclog", "--kallsyms", "x.pmclog", "--", "true"}, {"--kallsyms", "x\\.pmclog"}));
   add(usage("record_nosuch_option", kRecord, {"--nosuch-option", "--", "true"}, {"--nosuch-option"}));
   add(with(fails("record_terminal_stdout", kRecord, {"-o", "-", "--", "true"}, 2, {"terminal"}), [](Case& c) {
     c.out = Out::pty;
@@ -427,6 +429,8 @@ std::vector<Case> table() {
             {"--format", "top,folded", "-o", "same.txt", "-o", "same.txt", "log.pmclog"}, {"same\\.txt"}));
   add(usage("report_kernel_missing", kReport, {"--kernel", "/nonexistent", "log.pmclog"},
             {"--kernel", "/nonexistent"}));
+  add(usage("report_kallsyms_missing", kReport, {"--kallsyms", "/nonexistent", "log.pmclog"},
+            {"--kallsyms", "/nonexistent"}));
   add(usage("report_kernel_folder", kReport, {"--kernel", "folder", "log.pmclog"}, {"--kernel", "folder"}));
   add(usage("report_sysroot_missing", kReport, {"--sysroot", "/nonexistent", "log.pmclog"},
             {"--sysroot", "/nonexistent"}));

@@ -27,8 +27,16 @@ namespace {
 struct Line {
   uint64_t address;
   char type;
-  std::string_view name;  // up to the tab that precedes a module
+  std::string_view name;    // up to the tab that precedes a module
+  std::string_view module;  // inside the brackets after the tab, or ""
 };
+
+// "\t[MODULE]" at text[tab...], or "".
+std::string_view module_after(std::string_view text, size_t tab) {
+  if (tab >= text.size() || text.size() < tab + 3 || text[tab + 1] != '[' || text.back() != ']')
+    return {};
+  return text.substr(tab + 2, text.size() - tab - 3);
+}
 
 // Each byte's hex digit, or 0xFF.
 constexpr std::array<uint8_t, 256> kHexDigit = [] {
@@ -64,6 +72,7 @@ bool parse(std::string_view line, Line& out) {
         line.back() == ']' ? std::memchr(name, '\t', line.size() - 19) : nullptr;
     out.name = std::string_view(name, tab != nullptr ? static_cast<const char*>(tab) - name
                                                       : line.size() - 19);
+    out.module = tab != nullptr ? module_after(line, 19 + out.name.size()) : std::string_view();
     return true;
   }
   const size_t s1 = line.find(' ');
@@ -72,7 +81,9 @@ bool parse(std::string_view line, Line& out) {
   std::from_chars(line.data(), line.data() + s1, out.address, 16);
   out.type = line[s1 + 1];
   out.name = line.substr(s1 + 3);
-  out.name = out.name.substr(0, out.name.find('\t'));
+  const size_t tab = out.name.find('\t');
+  out.module = tab != std::string_view::npos ? module_after(out.name, tab) : std::string_view();
+  out.name = out.name.substr(0, tab);
   return true;
 }
 
@@ -123,7 +134,7 @@ void add_code_symbols(std::string_view text, size_t& at, bool to_end,
     at = stop + 1;
     if (!parse(line, l)) continue;
     if (l.type != 't' && l.type != 'T' && l.type != 'w' && l.type != 'W') continue;
-    out.push_back({l.address, l.name});
+    out.push_back({l.address, l.name, l.module});
   }
 }
 

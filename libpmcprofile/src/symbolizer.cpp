@@ -200,7 +200,10 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
     const KernelSymbols& ks = *m.kallsyms;
     auto k = std::upper_bound(ks.begin(), ks.end(), at,
                               [](uint64_t a, const KernelSymbol& e) { return a < e.address; });
-    if (k == ks.begin()) {
+    // Past its symbol's end (kernel_symbol_end): in no function the table names, rather than
+    // in the one before, which would be a plausible wrong name.
+    if (k == ks.begin() ||
+        at >= kernel_symbol_end(ks, static_cast<size_t>(k - ks.begin()) - 1)) {
       out.why = Unresolved::no_symbols;
     } else {
       out.frames.push_back(

@@ -39,7 +39,30 @@ TEST_F(KallsymsFile, CodeSymbolsSortedWithoutDataOrModule) {
   EXPECT_EQ(syms[2].name, "second");
   EXPECT_EQ(syms[3].name, "weak_one");
   EXPECT_EQ(syms[4].name, "mod_func");  // the module is not part of the name
+  EXPECT_EQ(syms[4].module, "ext4");
   EXPECT_EQ(syms[4].address, 0xffffffffc0001000u);
+  EXPECT_EQ(syms[0].module, "");
+}
+
+// Where a symbol's code may end, from the symbols after it: the next of its own part, else
+// the end of the page after its own (perf's rule for a last symbol); `_etext` ends at once.
+TEST_F(KallsymsFile, SymbolsEndAtTheirPartsNextOrAPageOn) {
+  write("ffffffff81000100 T a\n"
+        "ffffffff81000200 T b\n"
+        "ffffffff81003000 T _etext\n"
+        "ffffffffc0001000 t m1\t[mod_one]\n"
+        "ffffffffc0001800 t m2\t[mod_two]\n"
+        "ffffffffc0009000 t m3\t[mod_two]\n"
+        "fffffffffffff800 t top\t[mod_two]\n");
+  const auto syms = pmcprofile::read_kernel_code_symbols(path_);
+  ASSERT_EQ(syms.size(), 7u);
+  EXPECT_EQ(pmcprofile::kernel_symbol_end(syms, 0), 0xffffffff81000200u);  // b
+  EXPECT_EQ(pmcprofile::kernel_symbol_end(syms, 1), 0xffffffff81003000u);  // _etext
+  EXPECT_EQ(pmcprofile::kernel_symbol_end(syms, 2), 0xffffffff81003000u);  // itself
+  EXPECT_EQ(pmcprofile::kernel_symbol_end(syms, 3), 0xffffffffc0001800u);  // m2 comes first
+  EXPECT_EQ(pmcprofile::kernel_symbol_end(syms, 4), 0xffffffffc0009000u);  // m3, its module
+  EXPECT_EQ(pmcprofile::kernel_symbol_end(syms, 5), 0xfffffffffffff800u);
+  EXPECT_EQ(pmcprofile::kernel_symbol_end(syms, 6), UINT64_MAX);  // the page after: none
 }
 
 // Addresses of either case are read in place; a line whose 16 characters are not all hex

@@ -401,6 +401,21 @@ TEST_F(Synthetic, SavedKallsymsNameOnlyTheKernelTheyDescribe) {
                    log_at("saved.pmclog", 0xffffffff81000000u)});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "cpu-clock;first_[k];second_[k] 1\ncpu-clock;mod_func_[k] 1\n");
+
+  // kallsyms has no sizes: the last function of the kernel's text, or of a module, is taken
+  // to end a page after the one it starts in; past that (here 0x2000 past the kernel's
+  // third, 0x2000 past ext4's mod_func), no name is given rather than the last one's.
+  const uint64_t text = 0xffffffff81000000u;
+  const std::string ends = reptest::write_log(dir, "ends.pmclog", {
+      kInit, kCpuClock, map_in(0xFFFFFFFFu, text, "[kernel.kallsyms]"),
+      sample(100, kPmcA, {text + 0x1ff0}, false), sample(100, kPmcA, {text + 0x2000}, false),
+      sample(100, kPmcA, {0xffffffffc0002ff0}, false),
+      sample(100, kPmcA, {0xffffffffc0003000}, false), R"({"type":"closelog"})"});
+  r = report({"--format", "folded", "--kallsyms", saved, ends});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "cpu-clock;[kernel] " + hex(text + 0x2000) + "_[k] 1\ncpu-clock;[kernel] " +
+                       hex(0xffffffffc0003000) + "_[k] 1\ncpu-clock;mod_func_[k] 1\n" +
+                       "cpu-clock;third_[k] 1\n");
   const uint64_t other = 0xffffffff9a000000u;
   r = report({"--format", "folded", "--kallsyms", saved, log_at("other.pmclog", other)});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -232,6 +232,16 @@ KernelSymbols read_kernel_code_symbols(const std::string& path, size_t reserve) 
 
 uint64_t kallsyms_reads() { return g_reads.load(); }
 
+uint64_t kernel_symbol_end(const KernelSymbols& symbols, size_t i) {
+  const KernelSymbol& s = symbols[i];
+  if (s.module.empty() && s.name == "_etext") return s.address;
+  const bool next = i + 1 < symbols.size();
+  if (next && symbols[i + 1].module == s.module) return symbols[i + 1].address;
+  const uint64_t page = s.address & ~uint64_t{0xFFF};
+  const uint64_t end = page > UINT64_MAX - 0x2000 ? UINT64_MAX : page + 0x2000;
+  return next && symbols[i + 1].address < end ? symbols[i + 1].address : end;
+}
+
 void prefetch_kernel_code_symbols(const std::string& path) { started(path); }
 
 std::shared_ptr<const KernelSymbols> shared_kernel_code_symbols(const std::string& path) {

@@ -42,33 +42,26 @@ bool KallsymsCopy::save(bool kernel_recorded) {
     diag().warning("--kallsyms: the log has no kernel frames to name; " + not_written(path_));
     return true;
   }
+  // Every failure: the copy is dropped, the message says why and that FILE was not written.
+  const std::string source = pmcprofile::kKallsymsPath;
+  const auto fail = [&](const std::string& why) {
+    out_.abort();
+    diag().error("--kallsyms: " + why + "; " + not_written(path_));
+    return false;
+  };
   // A copy of zeros would name nothing: the reader refuses a file without a text start.
-  if (pmcprofile::kernel_text_start(pmcprofile::kKallsymsPath) == 0) {
-    out_.abort();
-    diag().error(std::string("--kallsyms: ") + pmcprofile::kKallsymsPath +
-                 " hides the kernel's addresses from this user (kernel.kptr_restrict); " +
-                 not_written(path_));
-    return false;
-  }
-  const int fd = ::open(pmcprofile::kKallsymsPath, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    out_.abort();
-    diag().error(std::string("--kallsyms: ") + pmcprofile::kKallsymsPath + ": " +
-                 std::strerror(err) + "; " + not_written(path_));
-    return false;
-  }
+  if (pmcprofile::kernel_text_start(source) == 0)
+    return fail(source + " hides the kernel's addresses from this user (kernel.kptr_restrict)");
+  const int fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail(source + ": " + std::strerror(errno));
   std::vector<char> buf(size_t{1} << 16);  // the kernel gives about 4 KiB a read()
   for (;;) {
     const ssize_t n = ::read(fd, buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      const int err = errno;
+      const std::string why = "reading " + source + ": " + std::strerror(errno);
       ::close(fd);
-      out_.abort();
-      diag().error(std::string("--kallsyms: reading ") + pmcprofile::kKallsymsPath + ": " +
-                   std::strerror(err) + "; " + not_written(path_));
-      return false;
+      return fail(why);
     }
     if (n == 0) break;
     if (out_.write(buf.data(), static_cast<size_t>(n))) break;  // commit() reports it

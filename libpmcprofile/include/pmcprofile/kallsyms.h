@@ -23,22 +23,6 @@ struct KernelSymbol {
   std::string_view module;  // "ext4" for "NAME\t[ext4]", "" for the kernel's own symbols
 };
 
-// Where the code of `symbols[i]` (sorted by address) may end: kallsyms has no sizes. The
-// next symbol's address when it is of the same part (the kernel's own text, or one module);
-// otherwise the next page after the one it starts in, as perf takes the last symbol's end
-// (past a module's last function, or the kernel's, lies another module or none at all).
-// The kernel's own `_etext` marks the end of its text: it ends where it starts.
-template <class Symbols>
-uint64_t kernel_symbol_end(const Symbols& symbols, size_t i) {
-  const KernelSymbol& s = symbols[i];
-  if (s.module.empty() && s.name == "_etext") return s.address;
-  const bool next = i + 1 < symbols.size();
-  if (next && symbols[i + 1].module == s.module) return symbols[i + 1].address;
-  const uint64_t page_end = (s.address | 0xFFFu) + 1;  // 0 past the top of the space
-  const uint64_t end = page_end == 0 || page_end + 0x1000 == 0 ? UINT64_MAX : page_end + 0x1000;
-  return next && symbols[i + 1].address < end ? symbols[i + 1].address : end;
-}
-
 // The code symbols of one kallsyms file: names are views into the file's text, which the
 // object keeps (one buffer, where 120,000 strings would each be allocated and copied).
 class KernelSymbols {
@@ -57,6 +41,14 @@ class KernelSymbols {
   std::shared_ptr<const void> text_;  // whatever holds the text; moving keeps the views valid
   std::vector<KernelSymbol> symbols_;
 };
+
+// Where the code of `symbols[i]` may end: kallsyms has no sizes. The next symbol's address
+// when it is of the same part (the kernel's own text, or one module); otherwise the end of
+// the page after the one it starts in, as perf takes the last symbol's end (past a module's
+// last function, or the kernel's, lies another module or none at all), or the next symbol
+// if that comes first. The kernel's own `_etext` marks the end of its text: it ends where it
+// starts.
+uint64_t kernel_symbol_end(const KernelSymbols& symbols, size_t i);
 
 // Address space for the text of a kallsyms file (1 GiB): it is read into it on a thread of its
 // own while the caller parses what has come, and only the pages the text fills are used. A

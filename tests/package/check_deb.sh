@@ -49,8 +49,10 @@ done
 ! awk '{print $NF}' <<<"$listing" | grep -E '^\./usr/share/man/.*[^z]$' | grep -v '/$' ||
   fail "pmclog holds uncompressed man pages"
 [[ $listing == *"/libpmclog.so."* && $listing == *"/libpmcprofile.so."* ]] || fail "pmclog lacks the shared objects"
-! awk '{print $NF}' <<<"$listing" | grep -qE '^\./usr/include|\.a$|\.pc$|\.cmake$' ||
-  fail "pmclog holds development files"
+# grep -q reads its input from a string, never from a pipe: with pipefail, a writer that
+# grep -q leaves behind dies of SIGPIPE (141) and turns a match into a failure.
+names=$(awk '{print $NF}' <<<"$listing")
+! grep -qE '^\./usr/include|\.a$|\.pc$|\.cmake$' <<<"$names" || fail "pmclog holds development files"
 for f in include/pmclog/pmclog.h include/pmcprofile/pmcprofile.h libpmclog.a libpmcprofile.a \
   cmake/pmclog/pmclogConfig.cmake pkgconfig/pmclog.pc pkgconfig/pmcprofile.pc; do
   [[ $devlisting == *"$f"* ]] || fail "pmclog-dev lacks $f"
@@ -155,10 +157,12 @@ done
 if ((installed)); then
   page=$(man -w pmclog-dump) || fail "man does not find pmclog-dump"
   [[ $page == /usr/share/man/man1/pmclog-dump.1* ]] || fail "man finds $page"
-  man pmclog-dump 2>/dev/null | grep -q -- '--format' || fail "man pmclog-dump shows no --format"
+  text=$(man pmclog-dump 2>/dev/null || true)
+  grep -q -- '--format' <<<"$text" || fail "man pmclog-dump shows no --format"
   man 5 pmclog >/dev/null 2>&1 || fail "man 5 pmclog"
   # No maintainer script runs ldconfig: dpkg's ldconfig trigger must have.
-  ldconfig -p | grep -q 'libpmcprofile\.so\.' || fail "ldconfig's cache lacks libpmcprofile (the trigger did not run)"
+  cache=$(ldconfig -p)
+  grep -q 'libpmcprofile\.so\.' <<<"$cache" || fail "ldconfig's cache lacks libpmcprofile (the trigger did not run)"
   dpkg -P pmclog-dev pmclog >/dev/null
   trap - EXIT
   ! dpkg -s pmclog >/dev/null 2>&1 || fail "pmclog still installed after dpkg -P"
@@ -166,7 +170,8 @@ if ((installed)); then
   echo "installed with dpkg -i, ran, found the man page, purged"
 else
   page=$(man -M "$manpath" -w pmclog-dump) || fail "man -M does not find pmclog-dump"
-  man -M "$manpath" pmclog-dump 2>/dev/null | grep -q -- '--format' || fail "no --format in the page"
+  text=$(man -M "$manpath" pmclog-dump 2>/dev/null || true)
+  grep -q -- '--format' <<<"$text" || fail "no --format in the page"
   echo "extracted with dpkg-deb -x (not installed): tools ran, man -M found the page"
 fi
 rm -rf "$work"

@@ -73,7 +73,9 @@ TEST_F(KallsymsFile, EveryAddressCharacterIsCheckedAsAHexDigit) {
   std::string text = good + " T upper_and_lower\n";
   std::vector<uint64_t> want = {0xffffffff8100a1b0u};
   for (size_t at = 1; at < 16; ++at)
-    for (const char bad : {'g', 'G', ':', '/', '@', '`', 'z'}) {
+    // Each neighbour of a range, and bytes that become a digit or a letter with 0x20 added
+    // (letters are checked in lower case), or that are negative as signed chars.
+    for (const char bad : {'g', 'G', ':', '/', '@', '`', 'z', '\x10', '\x19', '\xc1', '\xe6'}) {
       std::string a = good;
       a[at] = bad;
       text += a + " T x\n";
@@ -116,10 +118,10 @@ TEST_F(KallsymsFile, EachSavedCopyIsReadOncePerProcess) {
   EXPECT_EQ(pmcprofile::shared_kernel_code_symbols(path_), first);
 }
 
-// 19.4 MB of text: parsed in pieces as it is read (a line cut at every piece's end), and,
-// when it cannot be streamed (a reservation smaller than the file), read the plain way into
-// a buffer that grows past its first 16 MiB. Either way every symbol keeps its name: none
-// lost at a boundary, none pointing at old text.
+// 19.4 MB of text: mapped (a regular file), parsed in pieces as it is read when streamed (a
+// line cut at every piece's end), and, when it cannot be streamed (a reservation smaller than
+// the file), read the plain way into a buffer that grows past its first 16 MiB. Every way,
+// every symbol keeps its name: none lost at a boundary, none pointing at old text.
 TEST_F(KallsymsFile, ALargeFileIsReadWholeInPiecesOrPlainly) {
   constexpr size_t kLines = 450'000;  // 43 bytes each: 19.4 MB
   std::string text;
@@ -131,8 +133,11 @@ TEST_F(KallsymsFile, ALargeFileIsReadWholeInPiecesOrPlainly) {
   }
   ASSERT_GT(text.size(), size_t{17} << 20);
   write(text);
-  for (const size_t reserve : {pmcprofile::kKallsymsReserve, size_t{1} << 20}) {
-    const auto syms = pmcprofile::read_kernel_code_symbols(path_, reserve);
+  using pmcprofile::KallsymsReading;
+  for (const size_t reserve : {size_t{0}, pmcprofile::kKallsymsReserve, size_t{1} << 20}) {
+    const auto syms = reserve == 0 ? pmcprofile::read_kernel_code_symbols(path_)
+                                   : pmcprofile::read_kernel_code_symbols(
+                                         path_, reserve, KallsymsReading::streamed);
     ASSERT_EQ(syms.size(), kLines) << reserve;
     for (const size_t i : {size_t{0}, size_t{390'000}, size_t{390'001}, kLines - 1}) {
       std::snprintf(line, sizeof line, "function_number_%07zu", i);
@@ -150,8 +155,13 @@ TEST_F(KallsymsFile, ALargeFileIsReadWholeInPiecesOrPlainly) {
 // still counts, and a file larger than the address space set aside for it is read again the
 // plain way, with the same answer.
 TEST_F(KallsymsFile, LastLineWithoutNewlineAndFilesPastTheirReservation) {
+  using pmcprofile::KallsymsReading;
   write("ffffffff81000100 t first\nffffffff81000200 T last");
   auto syms = pmcprofile::read_kernel_code_symbols(path_);
+  ASSERT_EQ(syms.size(), 2u);
+  EXPECT_EQ(syms[1].name, "last");
+  syms = pmcprofile::read_kernel_code_symbols(path_, pmcprofile::kKallsymsReserve,
+                                              KallsymsReading::streamed);
   ASSERT_EQ(syms.size(), 2u);
   EXPECT_EQ(syms[1].name, "last");
 
@@ -162,8 +172,11 @@ TEST_F(KallsymsFile, LastLineWithoutNewlineAndFilesPastTheirReservation) {
     text += line;
   }
   write(text);  // 30,000 bytes, in reverse address order
-  for (const size_t reserve : {size_t{4096}, text.size(), pmcprofile::kKallsymsReserve}) {
-    syms = pmcprofile::read_kernel_code_symbols(path_, reserve);
+  for (const size_t reserve :
+       {size_t{0}, size_t{4096}, text.size(), pmcprofile::kKallsymsReserve}) {
+    syms = reserve == 0 ? pmcprofile::read_kernel_code_symbols(path_)  // mapped
+                        : pmcprofile::read_kernel_code_symbols(path_, reserve,
+                                                               KallsymsReading::streamed);
     ASSERT_EQ(syms.size(), 1000u) << reserve;
     EXPECT_EQ(syms[0].name, "f0999") << reserve;
     EXPECT_EQ(syms[0].address, 0xffffffff81000000u) << reserve;

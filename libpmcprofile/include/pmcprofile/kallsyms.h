@@ -50,15 +50,21 @@ class KernelSymbols {
 // starts.
 uint64_t kernel_symbol_end(const KernelSymbols& symbols, size_t i);
 
-// Address space for the text of a kallsyms file (1 GiB): it is read into it on a thread of its
-// own while the caller parses what has come, and only the pages the text fills are used. A
-// larger file is read again the plain way.
+// Address space for the text of a kallsyms file that is streamed (1 GiB): it is read into it
+// on a thread of its own while the caller parses what has come, and only the pages the text
+// fills are used. A larger file is read again the plain way.
 inline constexpr size_t kKallsymsReserve = size_t{1} << 30;
+
+// How a kallsyms file's text is had: a regular file (a saved copy) is mapped, and a file
+// without a size (/proc/kallsyms, a pipe) is streamed. `streamed` streams a regular file too,
+// for the tests of streaming.
+enum class KallsymsReading { map_when_regular, streamed };
 
 // The code symbols (types t, T, w, W), sorted by address; symbols at one address keep the
 // file's order. Empty when the file cannot be read.
 KernelSymbols read_kernel_code_symbols(const std::string& path,
-                                       size_t reserve = kKallsymsReserve);
+                                       size_t reserve = kKallsymsReserve,
+                                       KallsymsReading how = KallsymsReading::map_when_regular);
 
 // A kallsyms file's code symbols, read once per process for each path and shared: every
 // Session of a process names kernel frames from one copy (a program with a session per

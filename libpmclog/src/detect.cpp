@@ -293,6 +293,7 @@ Result<Detection> detect_stream(std::span<const uint8_t> d, const AbiHint& hint,
           if (len == 32) votes.vote(8, where());
           break;
         case Kind::callchain: {
+          if (votes.four + votes.eight > 0) break;  // weak votes count only without others
           const Layout* l = layout_for(a4, *k);
           if (l && len >= l->fixed_size && (len - l->fixed_size) % 8 == 4)
             votes.vote_weak4(where() + " (odd number of 4-byte frames)");

@@ -120,6 +120,34 @@ TEST(Detect, EvidenceAfterABrokenHeaderCounts) {
   }
 }
 
+// A callchain with an odd number of 4-byte frames is weak evidence (a damaged callchain looks
+// the same): it settles the width only when no record of fixed size or path layout speaks.
+TEST(Detect, OddCallchainsCountOnlyWhenNothingElseSpeaks) {
+  const Abi a4 = Abi::make(Generation::L3, 4, ByteOrder::little);
+  const Abi a8 = Abi::make(Generation::L3, 8, ByteOrder::little);
+  const auto init = make(K::initialize, true, {{Field::version, 0x03010000}, {Field::arch, 0x91}});
+  const auto odd = make(K::callchain, true, {{Field::pid, 1}, {Field::pmcid, 2}}, "",
+                        {0x1000, 0x2000, 0x3000});
+  const auto map_out = make(K::map_out, true, {{Field::pid, 1}, {Field::start, 0x1000},
+                                               {Field::end, 0x2000}});
+  auto b = log_of(a4, {init, odd, odd});
+  auto det = pmclog::detect_abi(b);
+  ASSERT_TRUE(det.ok()) << det.error().message;
+  EXPECT_EQ(det->abi.address_width, 4);
+  EXPECT_FALSE(det->width_assumed);
+  // An 8-byte MAP_OUT among them, before and after: it decides, however many odd ones.
+  for (const bool first : {true, false}) {
+    std::vector<RecordValue> odds(5, odd);
+    b = log_of(a4, {init});
+    for (const auto& part : first ? std::vector{log_of(a8, {map_out}), log_of(a4, odds)}
+                                  : std::vector{log_of(a4, odds), log_of(a8, {map_out})})
+      b.insert(b.end(), part.begin(), part.end());
+    det = pmclog::detect_abi(b);
+    ASSERT_TRUE(det.ok()) << det.error().message;
+    EXPECT_EQ(det->abi.address_width, 8) << first;
+  }
+}
+
 TEST(Detect, NoMagicInTheFirstHeaderFails) {
   const std::vector<uint8_t> b = hex("14 00 02 00  00 00 00 5A  67 45 23 01  00 00 01 03  91 00 00 00");
   auto det = pmclog::detect_abi(b);

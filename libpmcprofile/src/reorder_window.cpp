@@ -20,47 +20,27 @@ uint32_t ReorderWindow::take_slot() {
   return static_cast<uint32_t>(pool_.size() - 1);
 }
 
-void RunItems::push_back(const QueueItem& it, std::vector<Block>& spare) {
-  const size_t at = head_ + size_;
-  if (at == blocks_.size() * kBlock) {
-    if (spare.empty()) {
-      blocks_.push_back(std::make_unique_for_overwrite<QueueItem[]>(kBlock));
-    } else {
-      blocks_.push_back(std::move(spare.back()));
-      spare.pop_back();
-    }
-  }
-  blocks_[at / kBlock][at % kBlock] = it;
-  ++size_;
-}
-
-QueueItem RunItems::pop_front(std::vector<Block>& spare) {
-  const QueueItem it = front();
-  --size_;
-  if (++head_ == kBlock || size_ == 0) {  // the first block is served, or the run is empty
-    spare.push_back(std::move(blocks_.front()));
-    blocks_.erase(blocks_.begin());
-    head_ = 0;
-  }
-  return it;
-}
-
 void ReorderWindow::push(QueueItem it) {
   it.seq = seq_++;
   ++queued_;
   // Best fit: the run whose last key is the latest not after this one's.
-  RunItems* best = nullptr;
-  for (RunItems& run : runs_)
-    if (run.back().key <= it.key && (best == nullptr || run.back().key > best->back().key))
+  Run* best = nullptr;
+  for (Run& run : runs_)
+    if (run.items.back().key <= it.key && (best == nullptr || run.items.back().key > best->items.back().key))
       best = &run;
   if (best == nullptr) {
     if (runs_.size() >= kMaxRuns) {
       to_heap(it);
       return;
     }
-    best = &runs_.emplace_back();
+    runs_.emplace_back();
+    best = &runs_.back();
+    if (!spare_.empty()) {
+      best->items = std::move(spare_.back());
+      spare_.pop_back();
+    }
   }
-  best->push_back(it, spare_);
+  best->items.push_back(it);
 }
 
 // Heap items are copies, so that no old page has to stay for them.
@@ -94,22 +74,35 @@ QueueItem ReorderWindow::pop(Ahead& ahead) {
     ahead = {};
     return it;
   }
-  RunItems& run = runs_[best];
-  const QueueItem it = run.pop_front(spare_);
-  if (run.empty()) {
-    if (best + 1 != runs_.size()) runs_[best] = std::move(runs_.back());
-    runs_.pop_back();
+  Run& run = runs_[best];
+  const QueueItem it = run.items[run.head++];
+  if (run.head == run.items.size()) {
+    retire(best);
     ahead = {};
     return it;
   }
-  ahead.far = Ahead::kFar < run.size() ? &run[Ahead::kFar] : nullptr;
-  ahead.near = Ahead::kNear < run.size() ? &run[Ahead::kNear] : nullptr;
+  if (run.head >= 4096 && run.head * 2 >= run.items.size()) {  // drop what it has served
+    run.items.erase(run.items.begin(), run.items.begin() + static_cast<ptrdiff_t>(run.head));
+    run.head = 0;
+  }
+  const size_t left = run.items.size() - run.head;
+  ahead.far = Ahead::kFar < left ? &run.items[run.head + Ahead::kFar] : nullptr;
+  ahead.near = Ahead::kNear < left ? &run.items[run.head + Ahead::kNear] : nullptr;
   return it;
+}
+
+// An emptied run's storage is kept for the next run.
+void ReorderWindow::retire(size_t i) {
+  Run& run = runs_[i];
+  run.items.clear();
+  spare_.push_back(std::move(run.items));
+  if (i + 1 != runs_.size()) runs_[i] = std::move(runs_.back());
+  runs_.pop_back();
 }
 
 uint64_t ReorderWindow::oldest_offset(uint64_t now) const {
   uint64_t oldest = now;
-  for (const RunItems& run : runs_) oldest = std::min(oldest, run.front().offset);
+  for (const Run& run : runs_) oldest = std::min(oldest, run.front().offset);
   return oldest;
 }
 

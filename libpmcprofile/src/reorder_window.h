@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,33 +44,6 @@ struct Ahead {
   const QueueItem* near = nullptr;
 };
 
-// A run's items, in fixed blocks that never move. A vector doubled its storage: at each
-// doubling every item was copied into fresh pages (20,000 items faulted in 3.8 MB of pages
-// to hold 1.9 MB), and serving the front meant moving what was left. Emptied blocks go back
-// to the window's spares, for any run.
-class RunItems {
- public:
-  static constexpr size_t kBlock = 1024;  // 96 KiB: from the heap, under malloc's mmap size
-  using Block = std::unique_ptr<QueueItem[]>;
-
-  bool empty() const { return size_ == 0; }
-  size_t size() const { return size_; }
-  // The i-th item from the front.
-  const QueueItem& operator[](size_t i) const {
-    const size_t at = head_ + i;
-    return blocks_[at / kBlock][at % kBlock];
-  }
-  const QueueItem& front() const { return (*this)[0]; }
-  const QueueItem& back() const { return (*this)[size_ - 1]; }
-  void push_back(const QueueItem& it, std::vector<Block>& spare);
-  QueueItem pop_front(std::vector<Block>& spare);
-
- private:
-  std::vector<Block> blocks_;  // a few dozen at most: taking the first out is cheap
-  size_t head_ = 0;  // the front's place in blocks_[0]
-  size_t size_ = 0;
-};
-
 // Runs of records in file order whose keys never go down (a modern log's per-CPU buffers
 // make a few), so that the earliest record is the earliest run front, and a heap for what
 // fits no run when there are too many. The earliest (key, file order) of all comes out
@@ -96,13 +68,19 @@ class ReorderWindow {
   uint64_t oldest_offset(uint64_t now) const;
 
  private:
+  struct Run {
+    std::vector<QueueItem> items;
+    size_t head = 0;
+    const QueueItem& front() const { return items[head]; }
+  };
   void to_heap(QueueItem it);
+  void retire(size_t run);
   static bool later(const QueueItem& a, const QueueItem& b) { return b.before(a); }
 
   std::vector<Held>& pool_;
   std::vector<uint32_t> free_;
-  std::vector<RunItems> runs_;
-  std::vector<RunItems::Block> spare_;  // emptied blocks
+  std::vector<Run> runs_;
+  std::vector<std::vector<QueueItem>> spare_;  // emptied runs' storage
   std::vector<QueueItem> heap_;
   size_t queued_ = 0;
   uint64_t seq_ = 0;

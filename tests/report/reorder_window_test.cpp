@@ -113,35 +113,4 @@ TEST(ReorderWindow, AheadPointsIntoThePoppedRun) {
   EXPECT_EQ(w.oldest_offset(0), 0u);
 }
 
-// A run is kept in blocks of RunItems::kBlock: items and the ones ahead of them are found
-// across the blocks' edges, and blocks emptied by one run serve the next.
-TEST(ReorderWindow, RunsAcrossBlocksKeepOrderAndAhead) {
-  std::vector<Held> pool;
-  ReorderWindow w(pool);
-  const uint64_t n = 2 * pmcprofile::RunItems::kBlock + 100;
-  for (int round = 0; round < 2; ++round) {
-    for (uint64_t i = 0; i < n; ++i) w.push(item(i, i, QueueItem::kInline));
-    Ahead ahead;
-    for (uint64_t i = 0; i < n; ++i) {
-      const QueueItem it = w.pop(ahead);
-      ASSERT_EQ(it.key, i);
-      const uint64_t left = n - 1 - i;
-      if (left > Ahead::kFar) {
-        ASSERT_NE(ahead.far, nullptr) << i;
-        EXPECT_EQ(ahead.far->key, i + 1 + Ahead::kFar);
-      } else {
-        EXPECT_EQ(ahead.far, nullptr) << i;
-      }
-      if (left > Ahead::kNear) {
-        ASSERT_NE(ahead.near, nullptr) << i;
-        EXPECT_EQ(ahead.near->key, i + 1 + Ahead::kNear);
-      }
-      if (left > 0) {
-        EXPECT_EQ(w.oldest_offset(n), i + 1);
-      }
-    }
-    EXPECT_EQ(w.size(), 0u);
-  }
-}
-
 }  // namespace

@@ -230,6 +230,7 @@ void Replay::allocate(const Held& h) {
 // Address spaces or names changed: resolved stacks and command ids may be stale.
 void Replay::invalidate() {
   stacks_.invalidate();
+  frame_cache_.forget();
   names_.forget_ids();
   filter_.forget();
 }

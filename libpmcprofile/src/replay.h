@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "event_names.h"
+#include "frame_cache.h"
 #include "pmclog/legacy_clock.h"
 #include "pmclog/pmclog.h"
 #include "pmcprofile/session.h"
@@ -69,6 +70,7 @@ class Replay {
   ProcessNames names_;
   SampleFilter filter_;
   StackCache stacks_;
+  FrameCache frame_cache_;
   uint32_t cputype_ = 0;
   std::string cpuid_;  // INITIALIZE's, which chooses the pmu-events table
   uint64_t offset_ = 0;  // the record being replayed

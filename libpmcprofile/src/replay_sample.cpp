@@ -46,15 +46,21 @@ bool Replay::resolve(const RawSample& s, const StackKey& k, CachedStack& out) {
     // each frame goes where its address lies.
     const bool kernel = !s.user && as_.is_kernel_address(a);
     if (opt_.filter.mode == Filter::Mode::kernel && !kernel) continue;
-    Frame fr;
-    fr.where = kernel ? as_.resolve_kernel(a) : as_.resolve_user(s.pid, a);
-    if (kernel && !kernel_named_ && fr.where.object != kNoObject &&
-        objects_.info(fr.where.object).kallsyms) {
-      kernel_named_ = true;  // kallsyms will be wanted: its reading overlaps the replay
-      prefetch_kernel_code_symbols(opt_.locate.kallsyms_path());
+    const bool caller = i > 0;
+    FrameId id = frame_cache_.find(s.pid, a, kernel, caller);
+    if (id == FrameCache::kMiss) {
+      Frame fr;
+      fr.where = kernel ? as_.resolve_kernel(a) : as_.resolve_user(s.pid, a);
+      if (kernel && !kernel_named_ && fr.where.object != kNoObject &&
+          objects_.info(fr.where.object).kallsyms) {
+        kernel_named_ = true;  // kallsyms will be wanted: its reading overlaps the replay
+        prefetch_kernel_code_symbols(opt_.locate.kallsyms_path());
+      }
+      fr.caller = caller;
+      id = t_.frame(fr);
+      frame_cache_.put(s.pid, a, kernel, caller, id);
     }
-    fr.caller = i > 0;
-    frames_.push_back(t_.frame(fr));
+    frames_.push_back(id);
     addresses_.push_back(a);
   }
   if (frames_.empty()) {

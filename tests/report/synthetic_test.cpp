@@ -205,6 +205,29 @@ TEST_F(Synthetic, ForkChildrenUseInheritedMapsUntilTheyExec) {
   EXPECT_EQ(f.size(), 2u) << r.out;
 }
 
+// A frame resolved once is remembered for the next stacks that share it, until a record
+// changes the address spaces: the same caller address in libc, before and after libc is
+// unmapped, under two different leaves (two stacks, so no whole stack is reused).
+TEST_F(Synthetic, SharedCallerFramesAreResolvedAgainAfterAMapChange) {
+  const std::string log = reptest::write_log(dir, "shared.pmclog", {
+      kInit, kCpuClock,
+      exec(100, "/usr/bin/fakeprog"),
+      map_in(100, kLibBase + lib_exec, "/lib/libc.so.7"),
+      sample(100, kPmcA, {work + 2, memcpy_ + 1}),
+      sample(100, kPmcA, {child_work + 2, memcpy_ + 1}),  // the caller, as remembered
+      R"({"type":"map-out","pid":100,"start_hex":")" + hex(kLibBase) + R"(","end_hex":")" +
+          hex(kLibBase + 0x100000) + R"("})",
+      sample(100, kPmcA, {work + 3, memcpy_ + 1}),  // the same caller, now in no object
+      R"({"type":"closelog"})"});
+  const auto r = report({"--format", "folded", "--sysroot", root, log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto f = reptest::parse_folded(r.out);
+  EXPECT_EQ(f.at("cpu-clock;fbsd_memcpy;fakeprog_work"), 1u) << r.out;
+  EXPECT_EQ(f.at("cpu-clock;fbsd_memcpy;fakeprog_child_work"), 1u) << r.out;
+  EXPECT_EQ(f.at("cpu-clock;" + hex(memcpy_ + 1) + ";fakeprog_work"), 1u) << r.out;
+  EXPECT_EQ(f.size(), 3u) << r.out;
+}
+
 TEST_F(Synthetic, ModernLogsAreReplayedInTscOrder) {
   // Per-CPU buffers: the sample (tsc 200) is written before the MAP_IN (tsc 150) that it
   // needs, and a MAP_OUT (tsc 300) before a sample taken earlier (tsc 250).

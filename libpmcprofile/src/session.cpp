@@ -205,12 +205,20 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
 void Session::symbolize() { tables_.symbolize(symbolizer_, objects_); }
 
 void Session::look_up_symbols_ahead() {
+  const auto wanted = [&](const Frame& f) {
+    if (f.where.object == kNoObject) return false;
+    const ObjectInfo& o = objects_.peek(f.where.object);
+    return o.located && !o.file.empty() && !o.kallsyms;
+  };
+  // How many of each object's addresses come: an object asked for many builds its symbol
+  // index before the first, not after its first walks of the whole symbol table.
+  std::unordered_map<ObjectId, size_t> per_object;
+  for (size_t i = looked_up_; i < tables_.frames.size(); ++i)
+    if (wanted(tables_.frames[i])) ++per_object[tables_.frames[i].where.object];
+  for (const auto& [object, n] : per_object) symbolizer_.expect_lookups(object, n);
   for (; looked_up_ < tables_.frames.size(); ++looked_up_) {
     const Frame& f = tables_.frames[looked_up_];
-    if (f.where.object == kNoObject) continue;
-    const ObjectInfo& o = objects_.peek(f.where.object);
-    if (o.located && !o.file.empty() && !o.kallsyms)
-      symbolizer_.lookup(f.where.object, f.where.address, f.caller);
+    if (wanted(f)) symbolizer_.lookup(f.where.object, f.where.address, f.caller);
   }
 }
 

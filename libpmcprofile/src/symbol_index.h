@@ -36,6 +36,11 @@ class SymbolIndex {
   explicit SymbolIndex(Dwfl_Module* mod) : mod_(mod) {}
   // The same as dwfl_module_addrinfo(mod, at, &offset, ...).
   Found find(uint64_t at);
+  // `n` more lookups are coming: with more than the walks left before the index, the index
+  // is built now, where those walks would have been spent first.
+  void expect(size_t n) {
+    if (starts_.empty() && asked_ + n > kWalksBeforeIndex) build();
+  }
   bool built() const { return !starts_.empty(); }
   size_t libdwfl_lookups() const { return asked_; }  // walks: before the index, and for it
 

@@ -145,6 +145,11 @@ Symbolizer::~Symbolizer() {
     if (m.dwfl != nullptr) dwfl_end(m.dwfl);
 }
 
+void Symbolizer::expect_lookups(ObjectId object, size_t n) {
+  Module& m = module(object);
+  if (m.symbols) m.symbols->expect(n);
+}
+
 size_t Symbolizer::objects_opened() const { return s_->opened; }
 size_t Symbolizer::addresses_looked_up() const { return s_->cache.size(); }
 

@@ -142,6 +142,26 @@ TEST(SymbolIndex, BuiltOnlyWhenAnObjectIsAskedForMoreThanAFewAddresses) {
     EXPECT_EQ(got.offset, off) << k;
   }
   EXPECT_TRUE(index.built());
+
+  // Told how many lookups come: a few are still walks, more build the index at once, and
+  // the answers are libdwfl's either way.
+  pmcprofile::SymbolIndex few(o.mod), many(o.mod);
+  few.expect(pmcprofile::SymbolIndex::kWalksBeforeIndex);
+  EXPECT_FALSE(few.built());
+  many.expect(pmcprofile::SymbolIndex::kWalksBeforeIndex + 1);
+  EXPECT_TRUE(many.built());
+  for (const uint64_t a : at) {
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char* want = dwfl_module_addrinfo(o.mod, a, &off, &sym, nullptr, nullptr, nullptr);
+    const pmcprofile::SymbolIndex::Found got = many.find(a);
+    ASSERT_NE(got.name, nullptr);
+    EXPECT_STREQ(got.name, want);
+    EXPECT_EQ(got.offset, off);
+  }
+  // Without the hint the first kWalksBeforeIndex lookups were walks; with it only intervals
+  // the index cannot settle are asked.
+  EXPECT_LT(many.libdwfl_lookups(), pmcprofile::SymbolIndex::kWalksBeforeIndex / 2);
 }
 
 // Independent of libdwfl's answers: on an object whose symbols are known by construction

@@ -48,6 +48,9 @@ class Symbolizer {
   // `address` is in the object's own addresses; `caller` marks a return address, looked up
   // one byte before so that the call instruction's function and line are found.
   const Symbolized& lookup(ObjectId object, uint64_t address, bool caller);
+  // About `n` distinct addresses of `object` will be looked up next: lets the object choose
+  // how to answer them (an index for many, a walk each for a few). Answers are the same.
+  void expect_lookups(ObjectId object, size_t n);
 
   // The objects opened so far, and how many distinct addresses were looked up.
   size_t objects_opened() const;

@@ -3,6 +3,7 @@
 #include "pmclog/text.h"
 
 #include <algorithm>
+#include <charconv>
 #include <unordered_map>
 
 namespace pmcprofile {
@@ -185,7 +186,16 @@ void for_each_function_stack(const Profile& p, const Tables& t, bool inlines, co
   }
 }
 
-std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const FoldedOptions& o) {
+namespace {
+
+// The distinct stacks' lines, without their counts, in one text: sorted, lines that print
+// alike merged.
+struct FoldedStacks {
+  std::string text;
+  std::vector<std::pair<std::string_view, uint64_t>> lines;  // views into text, and counts
+};
+
+FoldedStacks folded_stacks(const Profile& p, const Tables& t, const FoldedOptions& o) {
   // Names come from the log and from ELF files: escaped, so that no frame can split the
   // line or reach a terminal raw; ';' would split the frame. Each function's name is
   // escaped once (stacks repeat the same few hundred functions).
@@ -278,40 +288,92 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
     }
     return function_names[id];
   };
-  std::vector<std::pair<std::string, uint64_t>> lines;
+  // Every line goes into one text (its size counted first), where a string each cost an
+  // allocation per stack and slower moves in the sort.
   std::vector<uint32_t> path;
-  for (uint32_t s = 0; s < steps.size(); ++s) {
-    if (count[s] == 0) continue;
+  const auto path_of = [&](uint32_t s) -> uint32_t {  // the root's step; the rest in `path`
     path.clear();
     uint32_t at = s;
     for (; steps[at].parent != kNoStep; at = steps[at].parent) path.push_back(at);
-    // Lines run to kilobytes in deep C++ stacks: each is sized before it is made, and moved
-    // from here on, never copied (the copies were a third of a small report's output time).
-    const std::string& root = root_text[steps[at].fn];
-    size_t size = root.size() + 24;  // and " count"
+    return at;
+  };
+  const auto suffix = [&](const Step& st) {
+    return t.functions[st.fn].kernel ? "_[k]" : st.inlined ? "_[i]" : "";
+  };
+  size_t size = 0;
+  for (uint32_t s = 0; s < steps.size(); ++s) {
+    if (count[s] == 0) continue;
+    size += root_text[steps[path_of(s)].fn].size();
     for (const uint32_t st : path) size += function_name(steps[st].fn).size() + 5;
-    std::string line;
-    line.reserve(size);
-    line = root;
+  }
+  FoldedStacks out;
+  out.text.reserve(size);
+  std::vector<std::pair<size_t, uint64_t>> ends;  // each line's end in the text, its count
+  for (uint32_t s = 0; s < steps.size(); ++s) {
+    if (count[s] == 0) continue;
+    const size_t from = out.text.size();
+    out.text += root_text[steps[path_of(s)].fn];
     for (size_t i = path.size(); i-- > 0;) {
       const Step& st = steps[path[i]];
-      append(line, function_name(st.fn), t.functions[st.fn].kernel ? "_[k]" : st.inlined ? "_[i]" : "");
+      if (out.text.size() != from) out.text += ';';
+      out.text += function_name(st.fn);
+      out.text += suffix(st);
     }
-    lines.emplace_back(std::move(line), count[s]);
+    ends.emplace_back(out.text.size(), count[s]);
+  }
+  out.lines.reserve(ends.size());
+  size_t from = 0;
+  for (const auto& [end, n] : ends) {
+    out.lines.emplace_back(std::string_view(out.text).substr(from, end - from), n);
+    from = end;
   }
   // Distinct stacks can still print alike (two processes of one command): one line each.
-  std::sort(lines.begin(), lines.end());
-  std::vector<std::string> out;
-  out.reserve(lines.size());
-  for (size_t i = 0; i < lines.size();) {
+  std::sort(out.lines.begin(), out.lines.end());
+  size_t kept = 0;
+  for (size_t i = 0; i < out.lines.size(); ++kept) {
     uint64_t n = 0;
     size_t j = i;
-    for (; j < lines.size() && lines[j].first == lines[i].first; ++j) n += lines[j].second;
-    std::string& line = lines[i].first;
-    line += ' ';
-    line += std::to_string(n);
-    out.push_back(std::move(line));
+    for (; j < out.lines.size() && out.lines[j].first == out.lines[i].first; ++j)
+      n += out.lines[j].second;
+    out.lines[kept] = {out.lines[i].first, n};
     i = j;
+  }
+  out.lines.resize(kept);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const FoldedOptions& o) {
+  const FoldedStacks f = folded_stacks(p, t, o);
+  std::vector<std::string> out;
+  out.reserve(f.lines.size());
+  for (const auto& [line, n] : f.lines) {
+    std::string l;
+    l.reserve(line.size() + 21);
+    l += line;
+    l += ' ';
+    l += std::to_string(n);
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+std::string folded_text(const Profile& p, const Tables& t, const FoldedOptions& o,
+                        std::string_view prefix) {
+  const FoldedStacks f = folded_stacks(p, t, o);
+  size_t size = 0;
+  for (const auto& [line, n] : f.lines) size += prefix.size() + line.size() + 22;
+  std::string out;
+  out.reserve(size);
+  char digits[24];
+  for (const auto& [line, n] : f.lines) {
+    out += prefix;
+    out += line;
+    out += ' ';
+    const auto r = std::to_chars(digits, digits + sizeof digits, n);
+    out.append(digits, r.ptr);
+    out += '\n';
   }
   return out;
 }

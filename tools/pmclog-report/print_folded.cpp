@@ -8,17 +8,7 @@ std::string format_folded(const pmcprofile::Profile& p, const pmcprofile::Profil
   std::string root;
   for (char c : p.name) root += c == ';' ? ':' : c;
   if (!root.empty()) root += ';';
-  const std::vector<std::string> lines = pmcprofile::folded_lines(p, in.tables, o);
-  size_t size = 0;
-  for (const std::string& l : lines) size += root.size() + l.size() + 1;
-  std::string out;
-  out.reserve(size);  // megabytes for deep stacks: no growing copies
-  for (const std::string& l : lines) {
-    out += root;
-    out += l;
-    out += '\n';
-  }
-  return out;
+  return pmcprofile::folded_text(p, in.tables, o, root);
 }
 
 }  // namespace report

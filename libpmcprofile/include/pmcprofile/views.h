@@ -12,6 +12,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pmcprofile/profile.h"
@@ -105,6 +106,10 @@ struct FoldedOptions {
 // One line per distinct stack, root first: "frame;frame;... count", sorted; kernel frames
 // end in "_[k]". ';' in names becomes ':' (flamegraph.pl splits on ';').
 std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const FoldedOptions& o);
+// The same lines as one text, each after `prefix` and ending in '\n' (a folded file), made
+// without a string per line.
+std::string folded_text(const Profile& p, const Tables& t, const FoldedOptions& o,
+                        std::string_view prefix = {});
 
 struct UnresolvedSummary {
   uint64_t samples = 0, frames = 0;  // all samples, all frames of all samples

@@ -141,10 +141,25 @@ WholeFile read_all(const std::string& path) {
   return f;
 }
 
+// A table being read: its entries (names as offsets into the text being parsed) and the
+// modules named so far, the kernel's own text first.
+struct Building {
+  std::vector<KernelSymbols::Entry> entries;
+  std::vector<std::string_view> modules{std::string_view()};
+  uint16_t module_id(std::string_view m) {
+    if (m == modules.back()) return static_cast<uint16_t>(modules.size() - 1);  // runs of one
+    for (size_t i = 0; i < modules.size(); ++i)
+      if (modules[i] == m) return static_cast<uint16_t>(i);
+    modules.push_back(m);
+    return static_cast<uint16_t>(modules.size() - 1);
+  }
+};
+
 // The code symbols of the whole lines of text[at, ...): `at` moves past them. With `to_end`,
-// a last line without its newline counts too.
-void add_code_symbols(std::string_view text, size_t& at, bool to_end,
-                      std::vector<KernelSymbol>& out) {
+// a last line without its newline counts too. A name longer than 64 KiB, past the text's
+// first 4 GiB or in a module past the 65,535th is no kernel's: left out (its addresses are
+// then unresolved, never named after another).
+void add_code_symbols(std::string_view text, size_t& at, bool to_end, Building& out) {
   size_t end = text.size();
   if (!to_end) {
     const void* nl = at < end ? ::memrchr(text.data() + at, '\n', end - at) : nullptr;
@@ -159,28 +174,34 @@ void add_code_symbols(std::string_view text, size_t& at, bool to_end,
     at = stop + 1;
     if (!parse(line, l)) continue;
     if (l.type != 't' && l.type != 'T' && l.type != 'w' && l.type != 'W') continue;
-    out.push_back({l.address, l.name, l.module});
+    const auto name = static_cast<size_t>(l.name.data() - text.data());
+    if (name > UINT32_MAX || l.name.size() > UINT16_MAX) continue;
+    if (!l.module.empty() && out.modules.size() > UINT16_MAX && l.module != out.modules.back())
+      continue;
+    out.entries.push_back({l.address, static_cast<uint32_t>(name),
+                           static_cast<uint16_t>(l.name.size()),
+                           l.module.empty() ? uint16_t{0} : out.module_id(l.module)});
   }
 }
 
-KernelSymbols sorted(std::shared_ptr<const void> text, std::vector<KernelSymbol> out) {
-  const auto by_address = [](const KernelSymbol& a, const KernelSymbol& b) {
-    return a.address < b.address;
+KernelSymbols sorted(std::shared_ptr<const void> owner, const char* text, Building b) {
+  const auto by_address = [](const KernelSymbols::Entry& x, const KernelSymbols::Entry& y) {
+    return x.address < y.address;
   };
   // The kernel lists its own symbols in address order and each module's after them: usually
   // sorted already.
-  if (!std::is_sorted(out.begin(), out.end(), by_address))
-    std::stable_sort(out.begin(), out.end(), by_address);
-  return KernelSymbols(std::move(text), std::move(out));
+  if (!std::is_sorted(b.entries.begin(), b.entries.end(), by_address))
+    std::stable_sort(b.entries.begin(), b.entries.end(), by_address);
+  return KernelSymbols(std::move(owner), text, std::move(b.entries), std::move(b.modules));
 }
 
 // The symbols of a whole text, which `owner` holds.
 KernelSymbols parse_whole(std::shared_ptr<const void> owner, std::string_view text) {
-  std::vector<KernelSymbol> out;
-  out.reserve(text.size() / 40);  // about 40 bytes a line
+  Building out;
+  out.entries.reserve(text.size() / 40);  // about 40 bytes a line
   size_t at = 0;
   add_code_symbols(text, at, true, out);
-  return sorted(std::move(owner), std::move(out));
+  return sorted(std::move(owner), text.data(), std::move(out));
 }
 
 KernelSymbols read_plainly(const std::string& path) {
@@ -217,18 +238,20 @@ std::shared_ptr<const pmclog::MappedFile> map_regular(const std::string& path) {
 // while it waits: little is left to parse when the last line arrives.
 KernelSymbols parse_as_read(std::shared_ptr<StreamedFile> f, const std::string& path) {
   if (f == nullptr) return read_plainly(path);
-  std::vector<KernelSymbol> out;
-  out.reserve(size_t{1} << 17);  // a distribution kernel's code symbols, without growing
+  Building out;
+  out.entries.reserve(size_t{1} << 17);  // a distribution kernel's code symbols, unmoved
   size_t at = 0;
+  const char* text = nullptr;  // the text's start, which never moves
   for (StreamedFile::Progress p = f->wait_past(0);; p = f->wait_past(p.text.size())) {
     if (p.overflow) {  // larger than its reservation: read again, whole
       ++g_reads;
       return read_plainly(path);
     }
+    text = p.text.data();
     add_code_symbols(p.text, at, p.ended, out);
     if (p.ended) break;
   }
-  return sorted(std::move(f), std::move(out));
+  return sorted(std::move(f), text, std::move(out));
 }
 
 // One file's symbols, shared by the process: read and parsed once, on a thread of their own
@@ -284,14 +307,20 @@ KernelSymbols read_kernel_code_symbols(const std::string& path, size_t reserve,
 
 uint64_t kallsyms_reads() { return g_reads.load(); }
 
+size_t KernelSymbols::upper_bound(uint64_t address) const {
+  const auto it = std::upper_bound(entries_.begin(), entries_.end(), address,
+                                   [](uint64_t a, const Entry& e) { return a < e.address; });
+  return static_cast<size_t>(it - entries_.begin());
+}
+
 uint64_t kernel_symbol_end(const KernelSymbols& symbols, size_t i) {
-  const KernelSymbol& s = symbols[i];
+  const KernelSymbol s = symbols[i];
   if (s.module.empty() && s.name == "_etext") return s.address;
   const bool next = i + 1 < symbols.size();
-  if (next && symbols[i + 1].module == s.module) return symbols[i + 1].address;
+  if (next && symbols.same_part(i, i + 1)) return symbols.address(i + 1);
   const uint64_t page = s.address & ~uint64_t{0xFFF};
   const uint64_t end = page > UINT64_MAX - 0x2000 ? UINT64_MAX : page + 0x2000;
-  return next && symbols[i + 1].address < end ? symbols[i + 1].address : end;
+  return next && symbols.address(i + 1) < end ? symbols.address(i + 1) : end;
 }
 
 void prefetch_kernel_code_symbols(const std::string& path) { started(path); }

@@ -203,16 +203,14 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
   Module& m = module(object);
   if (m.kallsyms && !m.kallsyms->empty()) {
     const KernelSymbols& ks = *m.kallsyms;
-    auto k = std::upper_bound(ks.begin(), ks.end(), at,
-                              [](uint64_t a, const KernelSymbol& e) { return a < e.address; });
+    const size_t k = ks.upper_bound(at);
     // Past its symbol's end (kernel_symbol_end): in no function the table names, rather than
     // in the one before, which would be a plausible wrong name.
-    if (k == ks.begin() ||
-        at >= kernel_symbol_end(ks, static_cast<size_t>(k - ks.begin()) - 1)) {
+    if (k == 0 || at >= kernel_symbol_end(ks, k - 1)) {
       out.why = Unresolved::no_symbols;
     } else {
-      out.frames.push_back(
-          {std::string(std::prev(k)->name), "", 0, 0, address - std::prev(k)->address});
+      const KernelSymbol s = ks[k - 1];
+      out.frames.push_back({std::string(s.name), "", 0, 0, address - s.address});
     }
     return out;
   }

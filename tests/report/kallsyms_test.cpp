@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -184,6 +185,18 @@ TEST_F(KallsymsFile, LastLineWithoutNewlineAndFilesPastTheirReservation) {
   }
 }
 
+// Each symbol keeps 16 bits of name length: a longer name is no kernel's (KSYM_NAME_LEN is
+// 512), and its line is left out, the lines around it kept.
+TEST_F(KallsymsFile, ANameLongerThan64KiBIsLeftOut) {
+  write("ffffffff81000100 t before\nffffffff81000200 t " + std::string(70'000, 'x') +
+        "\nffffffff81000300 t after\tmod\n");
+  const auto syms = pmcprofile::read_kernel_code_symbols(path_);
+  ASSERT_EQ(syms.size(), 2u);
+  EXPECT_EQ(syms[0].name, "before");
+  EXPECT_EQ(syms[1].name, "after\tmod");  // no "[...]": not a module
+  EXPECT_EQ(syms[1].address, 0xffffffff81000300u);
+}
+
 TEST_F(KallsymsFile, TextStartPrefersTextOverStext) {
   write("ffffffff81000040 T _stext\nffffffff81000000 T _text\n");
   EXPECT_EQ(pmcprofile::kernel_text_start(path_), 0xffffffff81000000u);
@@ -270,12 +283,12 @@ TEST(Kallsyms, OneReadingServesEverySessionOfTheProcess) {
       pmcprofile::read_kernel_code_symbols(pmcprofile::kKallsymsPath);
   if (text == 0 || syms.empty()) GTEST_SKIP() << "/proc/kallsyms hides its addresses here";
   // A symbol of the kernel's own text alone at its address: the name to expect is certain.
-  const pmcprofile::KernelSymbol* want = nullptr;
-  for (size_t i = 1; i + 1 < syms.size() && want == nullptr; ++i)
+  std::optional<pmcprofile::KernelSymbol> want;
+  for (size_t i = 1; i + 1 < syms.size() && !want; ++i)
     if (syms[i].address > text && syms[i - 1].address < syms[i].address &&
         syms[i].address < syms[i + 1].address)
-      want = &syms[i];
-  ASSERT_NE(want, nullptr);
+      want = syms[i];
+  ASSERT_TRUE(want.has_value());
   pmclog_test::ScratchDir dir;
   const std::string log = linux_log(dir, true, text, want->address);
 

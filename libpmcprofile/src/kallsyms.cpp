@@ -1,7 +1,7 @@
 #include "pmcprofile/kallsyms.h"
 
 #include <fcntl.h>
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
 #include <emmintrin.h>
 #endif
 #include <sys/stat.h>
@@ -47,7 +47,7 @@ std::string_view module_after(std::string_view text, size_t tab) {
 // checked and combined at once (callgrind: parse() went from 151 to 64 instructions a line,
 // where a table lookup per digit stays elsewhere).
 bool hex16(const char* p, uint64_t& out) {
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
   const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   const __m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));  // 'A'-'F' as 'a'-'f'
   // Signed compares: a byte of 0x80 or more is below '0' and fails both ranges.

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <thread>
@@ -146,10 +147,12 @@ WholeFile read_all(const std::string& path) {
 struct Building {
   std::vector<KernelSymbols::Entry> entries;
   std::vector<std::string_view> modules{std::string_view()};
-  uint16_t module_id(std::string_view m) {
+  // `m`'s index ("" is 0), or none past the 65,535th module.
+  std::optional<uint16_t> module_id(std::string_view m) {
     if (m == modules.back()) return static_cast<uint16_t>(modules.size() - 1);  // runs of one
     for (size_t i = 0; i < modules.size(); ++i)
       if (modules[i] == m) return static_cast<uint16_t>(i);
+    if (modules.size() > UINT16_MAX) return std::nullopt;
     modules.push_back(m);
     return static_cast<uint16_t>(modules.size() - 1);
   }
@@ -175,12 +178,11 @@ void add_code_symbols(std::string_view text, size_t& at, bool to_end, Building& 
     if (!parse(line, l)) continue;
     if (l.type != 't' && l.type != 'T' && l.type != 'w' && l.type != 'W') continue;
     const auto name = static_cast<size_t>(l.name.data() - text.data());
-    if (name > UINT32_MAX || l.name.size() > UINT16_MAX) continue;
-    if (!l.module.empty() && out.modules.size() > UINT16_MAX && l.module != out.modules.back())
-      continue;
+    const std::optional<uint16_t> module =
+        l.module.empty() ? std::optional<uint16_t>(0) : out.module_id(l.module);
+    if (name > UINT32_MAX || l.name.size() > UINT16_MAX || !module) continue;
     out.entries.push_back({l.address, static_cast<uint32_t>(name),
-                           static_cast<uint16_t>(l.name.size()),
-                           l.module.empty() ? uint16_t{0} : out.module_id(l.module)});
+                           static_cast<uint16_t>(l.name.size()), *module});
   }
 }
 
@@ -219,18 +221,14 @@ std::shared_ptr<StreamedFile> start_reading(const std::string& path, size_t rese
 
 // A saved copy is a regular file, whose size is known: mapped, its text is the page cache's
 // own pages, where reading it copied 5 MB into fresh memory (1,300 page faults for a
-// distribution kernel's table). Null for what has no size (/proc/kallsyms, a pipe).
+// distribution kernel's table). Null for what has no size (/proc/kallsyms, a pipe), which is
+// never opened here.
 std::shared_ptr<const pmclog::MappedFile> map_regular(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return nullptr;
   struct stat st {};
-  std::shared_ptr<const pmclog::MappedFile> m;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    auto mapped = pmclog::MappedFile::map_fd(fd, path);
-    if (mapped.ok()) m = std::make_shared<const pmclog::MappedFile>(std::move(mapped).value());
-  }
-  ::close(fd);
-  return m;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return nullptr;
+  auto mapped = pmclog::MappedFile::open(path);
+  if (!mapped.ok() || mapped.value().bytes().empty()) return nullptr;
+  return std::make_shared<const pmclog::MappedFile>(std::move(mapped).value());
 }
 
 // The kernel takes tens of milliseconds to make /proc/kallsyms (120,000 lines, 4 KiB a

@@ -210,12 +210,16 @@ void Session::look_up_symbols_ahead() {
     const ObjectInfo& o = objects_.peek(f.where.object);
     return o.located && !o.file.empty() && !o.kallsyms;
   };
-  // How many of each object's addresses come: an object asked for many builds its symbol
-  // index before the first, not after its first walks of the whole symbol table.
-  std::unordered_map<ObjectId, size_t> per_object;
-  for (size_t i = looked_up_; i < tables_.frames.size(); ++i)
-    if (wanted(tables_.frames[i])) ++per_object[tables_.frames[i].where.object];
-  for (const auto& [object, n] : per_object) symbolizer_.expect_lookups(object, n);
+  // Each object's addresses to come: an object asked for many builds its symbol index before
+  // the first, not after its first walks of the whole symbol table; one asked for a few
+  // answers them from one walk.
+  std::unordered_map<ObjectId, std::vector<uint64_t>> per_object;
+  for (size_t i = looked_up_; i < tables_.frames.size(); ++i) {
+    const Frame& f = tables_.frames[i];
+    if (wanted(f))
+      per_object[f.where.object].push_back(Symbolizer::lookup_byte(f.where.address, f.caller));
+  }
+  for (auto& [object, bytes] : per_object) symbolizer_.expect_lookups(object, std::move(bytes));
   for (; looked_up_ < tables_.frames.size(); ++looked_up_) {
     const Frame& f = tables_.frames[looked_up_];
     if (wanted(f)) symbolizer_.lookup(f.where.object, f.where.address, f.caller);

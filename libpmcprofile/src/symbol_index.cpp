@@ -160,6 +160,82 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
   }
 }
 
+void SymbolIndex::expect(std::vector<uint64_t> at) {
+  if (!starts_.empty()) return;
+  if (asked_ + at.size() > kWalksBeforeIndex) return build();
+  if (at.size() > 1) settle_together(at);
+}
+
+// libdwfl's walk for a few addresses at once, where its answer is a sized symbol (or none at
+// all). dwfl_module_addrinfo (elfutils 0.188) searches the global symbols first and the local
+// ones only when no global sized symbol covers the address (and no global label starts
+// exactly there); among the sized symbols covering it, table order decides, with the rule of
+// `consider`. Labels (sizeless symbols) only count when no sized symbol covers, and what they
+// give depends on sections: those addresses are left to libdwfl, unless no label starts at or
+// below them, when the answer is none. (libdwfl also tries a second start for a symbol read
+// through a function descriptor, on 64-bit PowerPC's ELFv1: that start lies in .opd, data no
+// sample is taken in.)
+namespace {
+
+struct Closest {
+  const char* name = nullptr;
+  uint64_t value = 0, size = 0;
+  int rank = 0;
+};
+
+// A sized symbol replaces the kept one when it starts closer to the address or binds more
+// strongly, or when it starts at the same place, binds as strongly and is shorter.
+void consider(Closest& c, const char* name, uint64_t value, uint64_t size, int rank) {
+  const bool better = c.name == nullptr || c.value < value || c.rank < rank ||
+                      (c.value == value && c.rank == rank && c.size > size);
+  if (better) c = {name, value, size, rank};
+}
+
+}  // namespace
+
+void SymbolIndex::settle_together(std::vector<uint64_t>& at) {
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  const int n = dwfl_module_getsymtab(mod_);
+  const int first_global = dwfl_module_getsymtab_first_global(mod_);
+  if (n <= 0 || first_global < 0) return;
+  std::vector<Closest> best(at.size());
+  std::vector<char> label_here(at.size(), 0), searched(at.size(), 1);
+  uint64_t lowest_label = UINT64_MAX;  // of the symbols searched
+  const auto search = [&](int from, int to, bool globals) {
+    for (int i = from; i < to; ++i) {
+      GElf_Sym sym;
+      GElf_Addr value = 0;
+      const char* name = dwfl_module_getsym_info(mod_, i, &sym, &value, nullptr, nullptr, nullptr);
+      if (!candidate(name, sym)) continue;
+      size_t k = static_cast<size_t>(std::lower_bound(at.begin(), at.end(), value) - at.begin());
+      if (sym.st_size == 0) {
+        lowest_label = std::min<uint64_t>(lowest_label, value);
+        if (globals && k < at.size() && at[k] == value) label_here[k] = 1;
+        continue;
+      }
+      for (; k < at.size() && at[k] - value < sym.st_size; ++k)
+        if (searched[k]) consider(best[k], name, value, sym.st_size, binding_rank(sym));
+    }
+  };
+  ++asked_;  // one walk, as one of libdwfl's (and the locals, when searched, finish it)
+  search(first_global == 0 ? 1 : first_global, n, true);
+  bool locals = false;
+  for (size_t k = 0; k < at.size(); ++k) {
+    searched[k] = best[k].name == nullptr && !label_here[k];
+    locals = locals || searched[k];
+  }
+  if (locals && first_global > 1) search(1, first_global, false);
+  for (size_t k = 0; k < at.size(); ++k) {
+    if (best[k].name != nullptr)
+      early_.emplace_back(at[k], Answer{best[k].name, best[k].value});
+    else if (lowest_label > at[k])  // no label to fall back on: none, as libdwfl finds
+      early_.emplace_back(at[k], Answer{nullptr, 0});
+  }
+  std::sort(early_.begin(), early_.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+}
+
 SymbolIndex::Found SymbolIndex::ask_libdwfl(uint64_t at) {
   GElf_Off off = 0;
   GElf_Sym sym;
@@ -170,6 +246,10 @@ SymbolIndex::Found SymbolIndex::ask_libdwfl(uint64_t at) {
 
 SymbolIndex::Found SymbolIndex::find(uint64_t at) {
   if (starts_.empty()) {
+    const auto e = std::lower_bound(early_.begin(), early_.end(), at,
+                                    [](const auto& x, uint64_t a) { return x.first < a; });
+    if (e != early_.end() && e->first == at)
+      return {e->second.name, e->second.name != nullptr ? at - e->second.value : 0};
     if (asked_ < kWalksBeforeIndex) return ask_libdwfl(at);
     build();
   }

@@ -19,6 +19,7 @@
 #include <elfutils/libdwfl.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace pmcprofile {
@@ -36,11 +37,11 @@ class SymbolIndex {
   explicit SymbolIndex(Dwfl_Module* mod) : mod_(mod) {}
   // The same as dwfl_module_addrinfo(mod, at, &offset, ...).
   Found find(uint64_t at);
-  // `n` more lookups are coming: with more than the walks left before the index, the index
-  // is built now, where those walks would have been spent first.
-  void expect(size_t n) {
-    if (starts_.empty() && asked_ + n > kWalksBeforeIndex) build();
-  }
+  // The addresses find() is asked next. More than the walks left before the index: the
+  // index is built now, where those walks would have been spent first. A few: one walk of the
+  // table settles those whose answer libdwfl's rules fix (the test of settle_single_ranges,
+  // address by address), and only the others are left to a libdwfl walk each.
+  void expect(std::vector<uint64_t> at);
   bool built() const { return !starts_.empty(); }
   size_t libdwfl_lookups() const { return asked_; }  // walks: before the index, and for it
 
@@ -53,11 +54,13 @@ class SymbolIndex {
   Found ask_libdwfl(uint64_t at);
   void build();
   void settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless);
+  void settle_together(std::vector<uint64_t>& at);
   Dwfl_Module* mod_;
   std::vector<uint64_t> starts_;  // sorted, unique, starts_[0] == 0: interval k is [starts_[k], starts_[k+1])
   std::vector<int32_t> answer_;   // per interval: index into answers_, -1 not asked yet
   std::vector<Answer> answers_;
   size_t asked_ = 0;
+  std::vector<std::pair<uint64_t, Answer>> early_;  // settle_together's, by address
 };
 
 }  // namespace pmcprofile

@@ -145,9 +145,9 @@ Symbolizer::~Symbolizer() {
     if (m.dwfl != nullptr) dwfl_end(m.dwfl);
 }
 
-void Symbolizer::expect_lookups(ObjectId object, size_t n) {
+void Symbolizer::expect_lookups(ObjectId object, std::vector<uint64_t> bytes) {
   Module& m = module(object);
-  if (m.symbols) m.symbols->expect(n);
+  if (m.symbols) m.symbols->expect(std::move(bytes));
 }
 
 size_t Symbolizer::objects_opened() const { return s_->opened; }
@@ -198,7 +198,7 @@ const Symbolized& Symbolizer::lookup(ObjectId object, uint64_t address, bool cal
   auto it = s_->cache.find(key);
   if (it != s_->cache.end()) return it->second;
   Symbolized& out = s_->cache[key];
-  const uint64_t at = caller && address > 0 ? address - 1 : address;
+  const uint64_t at = lookup_byte(address, caller);
   const ObjectInfo& o = objects_.info(object);
   Module& m = module(object);
   if (m.kallsyms && !m.kallsyms->empty()) {

@@ -1,12 +1,13 @@
 // SymbolIndex gives libdwfl's own answer at every address: checked against
-// dwfl_module_addrinfo on real objects (this test program, libc, libstdc++ and the test
-// libraries), at each symbol's edges and at random addresses in random order, so that an
+// dwfl_module_addrinfo on real objects (this test program, libc, libstdc++, the test
+// libraries and one of overlapping symbols), at each symbol's edges and at random addresses in random order, so that an
 // interval whose answer would differ anywhere inside it shows.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <gelf.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -81,29 +82,50 @@ size_t compare_everywhere(const std::string& path) {
   for (int i = 0; i < 2000 && lo < hi; ++i) probes.push_back(lo + rng() % (hi - lo + 64));
   std::shuffle(probes.begin(), probes.end(), rng);
 
-  pmcprofile::SymbolIndex index(o.mod);
-  size_t differ = 0;
+  struct Want {
+    const char* name;
+    GElf_Off offset;
+  };
+  std::vector<Want> wants;
   for (uint64_t at : probes) {
     GElf_Off off = 0;
     GElf_Sym sym;
     const char* want = dwfl_module_addrinfo(o.mod, at, &off, &sym, nullptr, nullptr, nullptr);
-    const pmcprofile::SymbolIndex::Found got = index.find(at);
-    const bool same = want == nullptr ? got.name == nullptr
-                                      : got.name != nullptr && std::strcmp(want, got.name) == 0 &&
-                                            got.offset == off;
-    if (!same && ++differ <= 5)
-      ADD_FAILURE() << path << " at 0x" << std::hex << at << ": libdwfl "
-                    << (want ? want : "(none)") << "+0x" << off << ", index "
-                    << (got.name ? got.name : "(none)") << "+0x" << got.offset;
+    wants.push_back({want, want != nullptr ? off : 0});
   }
-  EXPECT_EQ(differ, 0u) << path << ": " << probes.size() << " addresses";
+  size_t differ = 0;
+  const auto check = [&](size_t k, const pmcprofile::SymbolIndex::Found& got, const char* how) {
+    const Want& w = wants[k];
+    const bool same = w.name == nullptr ? got.name == nullptr
+                                        : got.name != nullptr && std::strcmp(w.name, got.name) == 0 &&
+                                              got.offset == w.offset;
+    if (!same && ++differ <= 5)
+      ADD_FAILURE() << path << " at 0x" << std::hex << probes[k] << ": libdwfl "
+                    << (w.name ? w.name : "(none)") << "+0x" << w.offset << ", " << how << " "
+                    << (got.name ? got.name : "(none)") << "+0x" << got.offset;
+  };
+  pmcprofile::SymbolIndex index(o.mod);
+  for (size_t k = 0; k < probes.size(); ++k) check(k, index.find(probes[k]), "index");
   // Most addresses lie in one function: the index answers them without libdwfl's walk.
   EXPECT_LT(index.libdwfl_lookups() * 4, probes.size()) << path;
+
+  // The same addresses a few at a time, each few announced to a new index: settled together
+  // in one walk, or left to libdwfl.
+  const size_t few = pmcprofile::SymbolIndex::kWalksBeforeIndex;
+  for (size_t from = 0; from < probes.size(); from += few) {
+    const size_t to = std::min(probes.size(), from + few);
+    pmcprofile::SymbolIndex together(o.mod);
+    together.expect({probes.begin() + static_cast<ptrdiff_t>(from),
+                     probes.begin() + static_cast<ptrdiff_t>(to)});
+    for (size_t k = from; k < to; ++k) check(k, together.find(probes[k]), "together");
+  }
+  EXPECT_EQ(differ, 0u) << path << ": " << probes.size() << " addresses";
   return probes.size();
 }
 
 TEST(SymbolIndex, SameAnswersAsLibdwflOnRealObjects) {
-  std::vector<std::string> paths{"/proc/self/exe", LIB_HOT, FAKE_LIBC, FAKE_PROG, WORKLOAD_HOT_NOPIE};
+  std::vector<std::string> paths{"/proc/self/exe", LIB_HOT, FAKE_LIBC, FAKE_PROG, WORKLOAD_HOT_NOPIE,
+                                 OVERLAPPING_SYMBOLS};
   for (const char* lib : {"libc.so", "libstdc++", "libdw", "libm.so"})
     if (std::string p = loaded(lib); !p.empty()) paths.push_back(p);
   ASSERT_GE(paths.size(), 7u) << "libc and libstdc++ not found among the loaded objects";
@@ -143,12 +165,27 @@ TEST(SymbolIndex, BuiltOnlyWhenAnObjectIsAskedForMoreThanAFewAddresses) {
   }
   EXPECT_TRUE(index.built());
 
-  // Told how many lookups come: a few are still walks, more build the index at once, and
-  // the answers are libdwfl's either way.
+  // Told which lookups come: a few are settled in one walk, more build the index at once,
+  // and the answers are libdwfl's either way.
+  const auto first = [&](size_t n) {
+    return std::vector<uint64_t>(at.begin(), at.begin() + static_cast<ptrdiff_t>(n));
+  };
   pmcprofile::SymbolIndex few(o.mod), many(o.mod);
-  few.expect(pmcprofile::SymbolIndex::kWalksBeforeIndex);
+  few.expect(first(pmcprofile::SymbolIndex::kWalksBeforeIndex));
   EXPECT_FALSE(few.built());
-  many.expect(pmcprofile::SymbolIndex::kWalksBeforeIndex + 1);
+  for (size_t k = 0; k < pmcprofile::SymbolIndex::kWalksBeforeIndex; ++k) {
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char* want = dwfl_module_addrinfo(o.mod, at[k], &off, &sym, nullptr, nullptr, nullptr);
+    const pmcprofile::SymbolIndex::Found got = few.find(at[k]);
+    ASSERT_NE(got.name, nullptr);
+    EXPECT_STREQ(got.name, want);
+    EXPECT_EQ(got.offset, off);
+  }
+  EXPECT_FALSE(few.built());
+  // The middles of sized functions: the one walk settles (nearly) all of them.
+  EXPECT_LT(few.libdwfl_lookups(), 4u);
+  many.expect(first(pmcprofile::SymbolIndex::kWalksBeforeIndex + 1));
   EXPECT_TRUE(many.built());
   for (const uint64_t a : at) {
     GElf_Off off = 0;

@@ -48,9 +48,14 @@ class Symbolizer {
   // `address` is in the object's own addresses; `caller` marks a return address, looked up
   // one byte before so that the call instruction's function and line are found.
   const Symbolized& lookup(ObjectId object, uint64_t address, bool caller);
-  // About `n` distinct addresses of `object` will be looked up next: lets the object choose
-  // how to answer them (an index for many, a walk each for a few). Answers are the same.
-  void expect_lookups(ObjectId object, size_t n);
+  // The bytes of `object` looked up next (lookup_byte() of each address): lets the object
+  // choose how to answer them (an index for many, one walk of its symbol table for a few).
+  // The answers are the same.
+  void expect_lookups(ObjectId object, std::vector<uint64_t> bytes);
+  // The byte a lookup names: a return address's call instruction ends one byte before it.
+  static uint64_t lookup_byte(uint64_t address, bool caller) {
+    return caller && address > 0 ? address - 1 : address;
+  }
 
   // The objects opened so far, and how many distinct addresses were looked up.
   size_t objects_opened() const;

@@ -217,23 +217,15 @@ FoldedStacks folded_stacks(const Profile& p, const Tables& t, const FoldedOption
     bool inlined;
   };
   constexpr uint32_t kNoStep = 0xFFFFFFFFu;
-  struct StepHash {
-    size_t operator()(const Step& s) const {
-      const uint64_t h = (uint64_t{s.parent} << 32 | s.fn) * 0x9E3779B97F4A7C15ull ^ s.inlined;
-      return static_cast<size_t>(h ^ (h >> 29));
-    }
-  };
-  struct StepEq {
-    bool operator()(const Step& a, const Step& b) const {
-      return a.parent == b.parent && a.fn == b.fn && a.inlined == b.inlined;
-    }
-  };
   std::vector<Step> steps;
-  std::unordered_map<Step, uint32_t, StepHash, StepEq> step_ids;
+  // (parent, fn, inlined) -> step, in the stack table's own index (no allocation per entry):
+  // a key is never all ones, as a root's is not inlined. Function ids are far below 2^31.
+  NodeIndex step_ids;
   const auto intern = [&](const Step& s) {
-    auto [it, fresh] = step_ids.try_emplace(s, static_cast<uint32_t>(steps.size()));
+    const uint64_t key = uint64_t{s.parent} << 32 | uint64_t{s.fn} << 1 | (s.inlined ? 1 : 0);
+    const auto [id, fresh] = step_ids.try_emplace(key, static_cast<uint32_t>(steps.size()));
     if (fresh) steps.push_back(s);
-    return it->second;
+    return id;
   };
   // The root frames of a context's lines (event, command), as text: contexts that print
   // alike share one root.

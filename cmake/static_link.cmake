@@ -1,7 +1,7 @@
 # A link launcher (RULE_LAUNCH_LINK): runs the link command given after "--" with each shared
-# library named in NAMES (a comma list, such as "z,dw") replaced by the archive beside it, where
-# there is one, and with the C++ runtime linked in. The archives are named once more at the
-# end, so that one needing another named before it still finds it.
+# library named in NAMES (a comma list, such as "z,dw") replaced by the archive beside it
+# (an error when there is none), and with the C++ runtime linked in. The archives are named
+# once more at the end, so that one needing another named before it still finds it.
 #
 #   cmake -DNAMES=z,dw -P static_link.cmake -- g++ ... -o out ... /usr/lib/libz.so ...
 #
@@ -22,10 +22,12 @@ foreach(i RANGE 1 ${last})
   foreach(name IN LISTS NAMES)
     if(arg MATCHES "^(.*/)?lib${name}\\.so(\\.[0-9.]+)?$")
       set(archive "${CMAKE_MATCH_1}lib${name}.a")
-      if(EXISTS "${archive}")
-        set(arg "${archive}")
-        list(APPEND archives "${archive}")
+      if(NOT EXISTS "${archive}")  # the shared one would bring a second C++ runtime
+        message(FATAL_ERROR "static_link.cmake: no ${archive} beside ${arg}; configure "
+                            "with -DPMCLOG_STATIC_RUNTIME=OFF")
       endif()
+      set(arg "${archive}")
+      list(APPEND archives "${archive}")
       break()
     endif()
   endforeach()

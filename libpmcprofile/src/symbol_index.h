@@ -6,14 +6,15 @@
 // which of those still cover it (value + size), and which section the address lies in; it is
 // therefore the same for every address between two consecutive such boundaries. This index
 // sorts the boundaries once per module. An interval covered by one function's range (most of a
-// program's text, under one or several alias names) gets its answer from libdwfl's rules; any other interval asks libdwfl once,
-// so the names are libdwfl's wherever its rules (binding preference, sizeless labels) choose,
-// and a lookup is a binary search.
+// program's text, under one or several alias names) gets its answer from libdwfl's rules; any
+// other interval asks libdwfl once, so the names are libdwfl's wherever its rules (binding
+// preference, sizeless labels) choose, and a lookup is a binary search.
 //
 // The index costs what 18 to 70 of libdwfl's walks cost (measured on libc, libstdc++ and
 // ld.so: 3.4 ms for libc's 10,000 symbols against 65 us a walk), and a small report asks
-// most objects for a handful of addresses. So the first lookups go to libdwfl itself, and the
-// index is built only when an object is asked for more.
+// most objects for a handful of addresses. So the index is built only when an object is asked
+// for more than kWalksBeforeIndex; a few addresses told in advance (expect) are answered from
+// one walk of the table for all of them, and the others go to libdwfl's walk each.
 #pragma once
 
 #include <elfutils/libdwfl.h>

@@ -300,8 +300,8 @@ FoldedStacks folded_stacks(const Profile& p, const Tables& t, const FoldedOption
   // the parts of its text). No frame's text holds a ';', so a token that begins another at
   // the same place is the last of its line, and two lines compare as their tokens do. Each
   // distinct token text gets a rank; a line becomes its ranks, stored big-endian so that
-  // memcmp orders them, and those short sequences are sorted (the texts shared long
-  // beginnings: a quarter of a small report's time went to comparing them).
+  // memcmp orders them, and those short sequences are sorted (comparing the texts' long
+  // shared beginnings took 6% of a 20,000-sample report's instructions).
   constexpr uint32_t kNone = 0xFFFFFFFFu;
   std::vector<std::string> token_text;
   std::vector<uint32_t> fn_token(t.functions.size() * 4, kNone);  // fn, inlined, last

@@ -198,14 +198,15 @@ struct FoldedStacks {
   std::vector<uint32_t> token_of_rank;  // one token id of each rank
   std::vector<uint32_t> seq;            // the lines' token ranks, big-endian
   struct Line {
-    uint32_t from, size;  // in `seq`
+    size_t from;    // in `seq`
+    uint32_t size;  // frames
     uint64_t count;
     size_t bytes;  // of its text
   };
   std::vector<Line> lines;  // in byte order, lines that print alike merged
 
   void append(const Line& l, std::string& out) const {
-    for (uint32_t k = l.from; k < l.from + l.size; ++k)
+    for (size_t k = l.from; k < l.from + l.size; ++k)
       out += token_text[token_of_rank[boost::endian::big_to_native(seq[k])]];
   }
 };
@@ -350,11 +351,11 @@ FoldedStacks folded_stacks(const Profile& p, const Tables& t, const FoldedOption
   using Line = FoldedStacks::Line;
   for (uint32_t s = 0; s < steps.size(); ++s) {
     if (count[s] == 0) continue;
-    const auto from = static_cast<uint32_t>(seq.size());
+    const size_t from = seq.size();
     const std::vector<uint32_t>& root = root_tokens_of(steps[path_of(s)].fn);
     seq.insert(seq.end(), root.begin(), root.end());
     for (size_t i = path.size(); i-- > 0;) seq.push_back(fn_token_of(steps[path[i]], i == 0));
-    lines.push_back({from, static_cast<uint32_t>(seq.size()) - from, count[s], 0});
+    lines.push_back({from, static_cast<uint32_t>(seq.size() - from), count[s], 0});
   }
   std::vector<uint32_t> by_text(token_text.size());
   for (uint32_t i = 0; i < by_text.size(); ++i) by_text[i] = i;
@@ -387,7 +388,7 @@ FoldedStacks folded_stacks(const Profile& p, const Tables& t, const FoldedOption
   }
   lines.resize(kept);
   for (Line& l : lines)
-    for (uint32_t k = l.from; k < l.from + l.size; ++k)
+    for (size_t k = l.from; k < l.from + l.size; ++k)
       l.bytes += token_text[rank_to_token(seq[k])].size();
   out.token_text = std::move(token_text);
   return out;

@@ -191,8 +191,8 @@ void for_each_function_stack(const Profile& p, const Tables& t, bool inlines, co
 
 namespace {
 
-// The distinct stacks' lines, without their counts, in one text: sorted, lines that print
-// alike merged.
+// The distinct stacks' lines as ranks of their frames' texts: sorted, lines that print alike
+// merged.
 struct FoldedStacks {
   std::vector<std::string> token_text;  // by token id: a frame's text, ';' after all but the last
   std::vector<uint32_t> token_of_rank;  // one token id of each rank
@@ -205,9 +205,14 @@ struct FoldedStacks {
   };
   std::vector<Line> lines;  // in byte order, lines that print alike merged
 
+  // The line's text and " count".
   void append(const Line& l, std::string& out) const {
     for (size_t k = l.from; k < l.from + l.size; ++k)
       out += token_text[token_of_rank[boost::endian::big_to_native(seq[k])]];
+    out += ' ';
+    char digits[24];
+    const auto r = std::to_chars(digits, digits + sizeof digits, l.count);
+    out.append(digits, r.ptr);
   }
 };
 
@@ -296,8 +301,6 @@ FoldedStacks folded_stacks(const Profile& p, const Tables& t, const FoldedOption
     }
     return function_names[id];
   };
-  // Every line goes into one text (its size counted first), where a string each cost an
-  // allocation per stack and slower moves in the sort.
   std::vector<uint32_t> path;
   const auto path_of = [&](uint32_t s) -> uint32_t {  // the root's step; the rest in `path`
     path.clear();
@@ -330,10 +333,8 @@ FoldedStacks folded_stacks(const Profile& p, const Tables& t, const FoldedOption
     return id;
   };
   std::vector<std::vector<uint32_t>> root_tokens(root_text.size());
-  std::vector<bool> root_split(root_text.size(), false);
   const auto root_tokens_of = [&](uint32_t root) -> const std::vector<uint32_t>& {
-    if (!root_split[root]) {
-      root_split[root] = true;
+    if (root_tokens[root].empty()) {  // an empty root has none to make
       const std::string& r = root_text[root];
       for (size_t from = 0; !r.empty();) {  // every part is followed by a frame
         const size_t semi = std::min(r.find(';', from), r.size());
@@ -404,8 +405,6 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
     std::string line;
     line.reserve(l.bytes + 21);
     f.append(l, line);
-    line += ' ';
-    line += std::to_string(l.count);
     out.push_back(std::move(line));
   }
   return out;
@@ -420,13 +419,9 @@ std::string folded_text(const Profile& p, const Tables& t, const FoldedOptions& 
   for (const FoldedStacks::Line& l : f.lines) size += prefix.size() + l.bytes + 22;
   std::string out;
   out.reserve(size);
-  char digits[24];
   for (const FoldedStacks::Line& l : f.lines) {
     out += prefix;
     f.append(l, out);
-    out += ' ';
-    const auto r = std::to_chars(digits, digits + sizeof digits, l.count);
-    out.append(digits, r.ptr);
     out += '\n';
   }
   return out;

@@ -20,27 +20,42 @@ uint32_t ReorderWindow::take_slot() {
   return static_cast<uint32_t>(pool_.size() - 1);
 }
 
+QueueItem* ReorderWindow::take_block() {
+  if (!free_blocks_.empty()) {
+    QueueItem* b = free_blocks_.back();
+    free_blocks_.pop_back();
+    return b;
+  }
+  // Not value-initialized: every item is written before it is read, and zeroing would touch
+  // every page of a block that may stay half used.
+  blocks_.push_back(std::make_unique_for_overwrite<QueueItem[]>(kBlock));
+  return blocks_.back().get();
+}
+
+void ReorderWindow::append(Run& run, const QueueItem& it) {
+  if (run.blocks.empty() || run.tail == kBlock) {
+    run.blocks.push_back(take_block());
+    run.tail = 0;
+  }
+  run.blocks.back()[run.tail++] = it;
+}
+
 void ReorderWindow::push(QueueItem it) {
   it.seq = seq_++;
   ++queued_;
   // Best fit: the run whose last key is the latest not after this one's.
   Run* best = nullptr;
   for (Run& run : runs_)
-    if (run.items.back().key <= it.key && (best == nullptr || run.items.back().key > best->items.back().key))
+    if (run.back().key <= it.key && (best == nullptr || run.back().key > best->back().key))
       best = &run;
   if (best == nullptr) {
     if (runs_.size() >= kMaxRuns) {
       to_heap(it);
       return;
     }
-    runs_.emplace_back();
-    best = &runs_.back();
-    if (!spare_.empty()) {
-      best->items = std::move(spare_.back());
-      spare_.pop_back();
-    }
+    best = &runs_.emplace_back();
   }
-  best->items.push_back(it);
+  append(*best, it);
 }
 
 // Heap items are copies, so that no old page has to stay for them.
@@ -75,27 +90,27 @@ QueueItem ReorderWindow::pop(Ahead& ahead) {
     return it;
   }
   Run& run = runs_[best];
-  const QueueItem it = run.items[run.head++];
-  if (run.head == run.items.size()) {
+  const QueueItem it = run.front();
+  if (run.size() == 1) {
     retire(best);
     ahead = {};
     return it;
   }
-  if (run.head >= 4096 && run.head * 2 >= run.items.size()) {  // drop what it has served
-    run.items.erase(run.items.begin(), run.items.begin() + static_cast<ptrdiff_t>(run.head));
+  if (++run.head == kBlock) {  // a block served: free for any run
+    free_blocks_.push_back(run.blocks.front());
+    run.blocks.erase(run.blocks.begin());
     run.head = 0;
   }
-  const size_t left = run.items.size() - run.head;
-  ahead.far = Ahead::kFar < left ? &run.items[run.head + Ahead::kFar] : nullptr;
-  ahead.near = Ahead::kNear < left ? &run.items[run.head + Ahead::kNear] : nullptr;
+  const size_t left = run.size();
+  ahead.far = Ahead::kFar < left ? run.after_front(Ahead::kFar) : nullptr;
+  ahead.near = Ahead::kNear < left ? run.after_front(Ahead::kNear) : nullptr;
   return it;
 }
 
-// An emptied run's storage is kept for the next run.
+// An emptied run's blocks go back to the free list.
 void ReorderWindow::retire(size_t i) {
   Run& run = runs_[i];
-  run.items.clear();
-  spare_.push_back(std::move(run.items));
+  free_blocks_.insert(free_blocks_.end(), run.blocks.begin(), run.blocks.end());
   if (i + 1 != runs_.size()) runs_[i] = std::move(runs_.back());
   runs_.pop_back();
 }

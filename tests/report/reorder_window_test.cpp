@@ -113,4 +113,37 @@ TEST(ReorderWindow, AheadPointsIntoThePoppedRun) {
   EXPECT_EQ(w.oldest_offset(0), 0u);
 }
 
+// Runs long enough to span many of the window's blocks: every item comes out once, in order,
+// with the items kFar and kNear after it as its lookahead, across the blocks' edges; and a
+// window that is filled and drained again reuses what it served.
+TEST(ReorderWindow, LongRunsAcrossBlocksKeepOrderAndLookahead) {
+  std::vector<Held> pool;
+  ReorderWindow w(pool);
+  for (int round = 0; round < 2; ++round) {
+    const uint64_t n = 5000;
+    // Two runs: the odd keys, then the even ones (each below the first run's last).
+    for (uint64_t i = 0; i < n; ++i) w.push(item(2 * i + 1, i, QueueItem::kInline));
+    for (uint64_t i = 0; i < n; ++i) w.push(item(2 * i, n + i, QueueItem::kInline));
+    Ahead ahead;
+    for (uint64_t k = 0; k < 2 * n; ++k) {
+      const QueueItem it = w.pop(ahead);
+      ASSERT_EQ(it.key, k) << "round " << round;
+      const uint64_t left = n - 1 - k / 2;  // after it in its run
+      if (left > Ahead::kFar) {
+        ASSERT_NE(ahead.far, nullptr) << k << " round " << round;
+        EXPECT_EQ(ahead.far->key, it.key + 2 * (1 + Ahead::kFar)) << k;
+      } else {
+        EXPECT_EQ(ahead.far, nullptr) << k;
+      }
+      if (left > Ahead::kNear) {
+        ASSERT_NE(ahead.near, nullptr) << k;
+        EXPECT_EQ(ahead.near->key, it.key + 2 * (1 + Ahead::kNear)) << k;
+      } else {
+        EXPECT_EQ(ahead.near, nullptr) << k;
+      }
+    }
+    EXPECT_EQ(w.size(), 0u);
+  }
+}
+
 }  // namespace

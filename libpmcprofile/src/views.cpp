@@ -410,6 +410,22 @@ std::vector<std::string> folded_lines(const Profile& p, const Tables& t, const F
   return out;
 }
 
+namespace {
+
+// Each line after `prefix` and with its '\n', appended to `out`; `after_line()` after each.
+template <class AfterLine>
+void append_folded(const FoldedStacks& f, std::string_view prefix, std::string& out,
+                   AfterLine&& after_line) {
+  for (const FoldedStacks::Line& l : f.lines) {
+    out += prefix;
+    f.append(l, out);
+    out += '\n';
+    after_line();
+  }
+}
+
+}  // namespace
+
 std::string folded_text(const Profile& p, const Tables& t, const FoldedOptions& o,
                         std::string_view prefix) {
   // Written once, from the frames' texts straight into the output: an intermediate text of
@@ -419,12 +435,22 @@ std::string folded_text(const Profile& p, const Tables& t, const FoldedOptions& 
   for (const FoldedStacks::Line& l : f.lines) size += prefix.size() + l.bytes + 22;
   std::string out;
   out.reserve(size);
-  for (const FoldedStacks::Line& l : f.lines) {
-    out += prefix;
-    f.append(l, out);
-    out += '\n';
-  }
+  append_folded(f, prefix, out, [] {});
   return out;
+}
+
+void folded_text(const Profile& p, const Tables& t, const FoldedOptions& o, std::string_view prefix,
+                 const std::function<void(std::string_view)>& write) {
+  constexpr size_t kPiece = size_t{128} << 10;  // stays in L2, and few write(2) calls
+  const FoldedStacks f = folded_stacks(p, t, o);
+  std::string piece;
+  piece.reserve(kPiece + 4096);
+  append_folded(f, prefix, piece, [&] {
+    if (piece.size() < kPiece) return;
+    write(piece);
+    piece.clear();
+  });
+  if (!piece.empty()) write(piece);
 }
 
 UnresolvedSummary summarize_unresolved(const Profile& p, const Tables& t) {

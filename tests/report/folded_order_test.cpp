@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string_view>
 #include <random>
 #include <string>
 #include <vector>
@@ -29,7 +30,8 @@ std::string shown(std::string s) {
   return s;
 }
 
-void build(Built& b, uint64_t seed, bool event_frame, bool comm_frame, bool inlines) {
+void build(Built& b, uint64_t seed, bool event_frame, bool comm_frame, bool inlines,
+           int stacks = 1000) {
   std::mt19937_64 rng(seed);
   // Names made to sit close in byte order: shared beginnings, then a character below ';'
   // (space, digits, brackets) or above it.
@@ -66,7 +68,7 @@ void build(Built& b, uint64_t seed, bool event_frame, bool comm_frame, bool inli
   }
   for (const char* e : {"cpu-clock", "", "cpu"}) t.event(e);
   for (const char* c : {"sh", "", "cpu", "s h"}) t.comm(c);
-  for (int k = 0; k < 1000; ++k) {
+  for (int k = 0; k < stacks; ++k) {
     pmcprofile::Context c;
     c.event = static_cast<uint32_t>(rng() % 3);
     c.comm = static_cast<uint32_t>(rng() % 4);
@@ -119,6 +121,30 @@ TEST(FoldedText, LinesInTheByteOrderOfTheirTextWhateverTheNames) {
           for (const std::string& l : pmcprofile::folded_lines(b.p, b.t, o)) lines += l + "\n";
           EXPECT_EQ(lines, want);
         }
+}
+
+// The text given a piece at a time (to an output file) is the whole text, in pieces of whole
+// lines of at least 128 KiB but the last.
+TEST(FoldedText, InPiecesOfWholeLinesTheSameText) {
+  Built b;
+  build(b, 7, true, true, true, 40000);
+  pmcprofile::FoldedOptions o;
+  o.comm_frame = o.inlines = true;
+  const std::string whole = pmcprofile::folded_text(b.p, b.t, o, "in;");
+  std::vector<std::string> pieces;
+  pmcprofile::folded_text(b.p, b.t, o, "in;",
+                          [&](std::string_view s) { pieces.emplace_back(s); });
+  ASSERT_GT(pieces.size(), 2u) << "a text of " << whole.size() << " bytes";
+  std::string joined;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    ASSERT_FALSE(pieces[i].empty());
+    EXPECT_EQ(pieces[i].back(), '\n') << "piece " << i;
+    if (i + 1 < pieces.size()) {
+      EXPECT_GE(pieces[i].size(), size_t{128} << 10) << "piece " << i;
+    }
+    joined += pieces[i];
+  }
+  EXPECT_EQ(joined, whole);
 }
 
 }  // namespace

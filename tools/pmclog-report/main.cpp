@@ -57,47 +57,38 @@ std::vector<std::string> per_input_paths(const std::string& folder,
   return out;
 }
 
-// The text (or bytes) of one output over every profile read.
-std::string render(report::OutputKind kind, const pmcprofile::ProfileView& in,
-                   const report::FormatOptions& o, bool& top_written) {
+// One output over every profile read, text (or bytes) given to `write` part by part.
+void render(report::OutputKind kind, const pmcprofile::ProfileView& in,
+            const report::FormatOptions& o, bool& top_written,
+            const std::function<void(std::string_view)>& write) {
   using report::OutputKind;
   switch (kind) {
     case OutputKind::svg:
-      return report::format_svg(in, o.svg);
+      return write(report::format_svg(in, o.svg));
     case OutputKind::speedscope:
-      return report::format_speedscope(in, o.speedscope);
+      return write(report::format_speedscope(in, o.speedscope));
     case OutputKind::pprof:
-      return report::format_pprof(in.profiles.front(), in, o.pprof);  // merged: the only profile
+      return write(report::format_pprof(in.profiles.front(), in, o.pprof));  // merged: the only profile
     default:
       break;
   }
-  // The first part becomes the text as it is: a folded output runs to megabytes, and a
-  // copy of it into fresh pages cost a few hundred page faults.
-  std::string text;
-  const auto add = [&text](std::string&& part) {
-    if (text.empty())
-      text = std::move(part);
-    else
-      text += part;
-  };
   for (const auto& p : in.profiles) {
     switch (kind) {
       case OutputKind::top:
-        add(report::format_top(p, in, o.top));
-        add(report::format_unresolved(p, in, o.unresolved));
+        write(report::format_top(p, in, o.top));
+        write(report::format_unresolved(p, in, o.unresolved));
         top_written = true;
         break;
       case OutputKind::folded:
-        add(report::format_folded(p, in, o.folded));
+        report::write_folded(p, in, o.folded, write);
         break;
       case OutputKind::callgraph:
-        add(report::format_callgraph(p, in, o.callgraph));
+        write(report::format_callgraph(p, in, o.callgraph));
         break;
       default:
         break;
     }
   }
-  return text;
 }
 
 // An output that failed: a closed pipe ends the run quietly, anything else with 2.
@@ -359,7 +350,8 @@ int body(int argc, char** argv) {
       check(script_errors[i]);
       continue;
     }
-    check(files[i]->write(render(o.kind, in, fo, top_written)));
+    render(o.kind, in, fo, top_written,
+           [&f = *files[i]](std::string_view s) { check(f.write(s.data(), s.size())); });
   }
   for (auto& f : files)
     if (f) check(f->commit());

@@ -46,7 +46,8 @@ bool StackCache::find(uint64_t hash, const StackKey& k, const uint64_t* pcs, siz
     const uint64_t* c = arena_.data() + index_[at].off;
     if (c[0] == w0 && c[1] == w1 && c[2] == w2 && same(c + kHeader, pcs, n)) {
       const size_t kept = static_cast<size_t>(c[4] >> 32);
-      out = {static_cast<uint32_t>(c[4]), {frames_.data() + c[3], kept}, {addresses_.data() + c[3], kept}};
+      const uint64_t* addresses = c[5] == kAddressesArePcs ? c + kHeader : addresses_.data() + c[5];
+      out = {static_cast<uint32_t>(c[4]), {frames_.data() + c[3], kept}, {addresses, kept}};
       return true;
     }
   }
@@ -59,11 +60,13 @@ uint32_t StackCache::add(const StackKey& k, const uint64_t* pcs, size_t n, std::
                          std::span<const uint64_t> addresses) {
   const auto id = static_cast<uint32_t>(count_++);
   index_[miss_at_] = {miss_hash_, static_cast<uint32_t>(arena_.size()), gen_};
+  const bool are_pcs = addresses.size() == n && std::equal(addresses.begin(), addresses.end(), pcs);
   arena_.insert(arena_.end(), {uint64_t{k.pid} << 32 | k.tid, uint64_t{k.event} << 32 | k.comm,
-                               uint64_t{n} << 1 | k.user, frames_.size(), uint64_t{frames.size()} << 32 | id});
+                               uint64_t{n} << 1 | k.user, frames_.size(), uint64_t{frames.size()} << 32 | id,
+                               are_pcs ? kAddressesArePcs : addresses_.size()});
   arena_.insert(arena_.end(), pcs, pcs + n);
   frames_.insert(frames_.end(), frames.begin(), frames.end());
-  addresses_.insert(addresses_.end(), addresses.begin(), addresses.end());
+  if (!are_pcs) addresses_.insert(addresses_.end(), addresses.begin(), addresses.end());
   return id;
 }
 

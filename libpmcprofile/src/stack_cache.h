@@ -52,8 +52,11 @@ class StackCache {
   void prefetch(uint64_t hash, size_t n) const;
 
  private:
-  // A cached stack in the arena: these words, then its pcs.
-  static constexpr size_t kHeader = 5;  // pid|tid, event|comm, n|user, frames offset, kept|id
+  // A cached stack in the arena: these words, then its pcs. Its frames' addresses are
+  // nearly always its pcs, which are then not stored again (kAddressesArePcs); only a
+  // stack that lost frames to a filter keeps its own in addresses_.
+  static constexpr size_t kHeader = 6;  // pid|tid, event|comm, n|user, frames offset, kept|id, addresses offset
+  static constexpr uint64_t kAddressesArePcs = ~uint64_t{0};
   struct Slot {
     uint64_t hash = 0;
     uint32_t off = 0;  // in arena_
@@ -64,7 +67,7 @@ class StackCache {
   size_t count_ = 0;
   std::vector<uint64_t> arena_;
   std::vector<FrameId> frames_;
-  std::vector<uint64_t> addresses_;  // beside frames_, the same offsets
+  std::vector<uint64_t> addresses_;  // of the stacks whose addresses are not their pcs
   std::vector<Slot> index_;  // open addressing by hash
   uint32_t gen_ = 1;
   size_t miss_at_ = 0;  // the free slot find() stopped at

@@ -92,4 +92,32 @@ TEST(StackCache, GrowthKeepsEntries) {
   EXPECT_FALSE(c.c.full());
 }
 
+// A stack's frame addresses are its pcs, or (when a filter left frames out) fewer: both
+// kinds, mixed, come back as they were added.
+TEST(StackCache, AddressesAsAdded) {
+  StackCache c;
+  const auto kept = [](uint64_t i) {  // every other stack keeps only its odd frames
+    std::vector<uint64_t> pcs{0x1000 + i, 0x2000 + i, 0x3000 + i, 0x4000 + i};
+    if (i % 2 == 0) return pcs;
+    return std::vector<uint64_t>{pcs[1], pcs[3]};
+  };
+  for (int round = 0; round < 2; ++round)
+    for (uint64_t i = 0; i < 300; ++i) {
+      const std::vector<uint64_t> pcs{0x1000 + i, 0x2000 + i, 0x3000 + i, 0x4000 + i};
+      const StackKey k{1, 0, 0, 0, true};
+      const uint64_t h = StackCache::hash(k.pid, k.tid, k.user, pcs.data(), pcs.size());
+      CachedStack s;
+      const std::vector<uint64_t> want = kept(i);
+      if (round == 0) {
+        ASSERT_FALSE(c.find(h, k, pcs.data(), pcs.size(), s));
+        const std::vector<FrameId> frames(want.size(), 7);
+        c.add(k, pcs.data(), pcs.size(), frames, want);
+        continue;
+      }
+      ASSERT_TRUE(c.find(h, k, pcs.data(), pcs.size(), s)) << i;
+      ASSERT_EQ(s.frames.size(), want.size()) << i;
+      EXPECT_EQ(std::vector<uint64_t>(s.addresses.begin(), s.addresses.end()), want) << i;
+    }
+}
+
 }  // namespace

@@ -11,12 +11,13 @@ namespace pmcprofile {
 using pmclog::Field;
 using pmclog::Kind;
 
-Replay::Replay(const ReplayTarget& to, pmclog::Abi abi, bool mapped,
+Replay::Replay(const ReplayTarget& to, pmclog::Abi abi, bool mapped, uint64_t log_bytes,
                const std::function<void(const Sample&)>& sink, InputReport& rep)
     : t_(to.tables), objects_(to.objects), opt_(to.options), abi_(abi), mapped_(mapped), sink_(sink), rep_(rep),
       as_(to.objects, abi.address_width), window_(to.pool), events_(to.tables), names_(to.tables),
       filter_(to.options.filter, to.matches, events_, names_, to.tables, clock_) {
   clock_.legacy = abi.legacy();
+  stacks_.reserve_for(log_bytes);
 }
 
 void Replay::push(const pmclog::Record& r) {

@@ -31,7 +31,9 @@ struct ReplayTarget {
 class Replay {
  public:
   // mapped: the records pushed are views into a mapping of the whole log, valid as long as it.
-  Replay(const ReplayTarget& to, pmclog::Abi abi, bool mapped,
+  // log_bytes: the log's size when known (0 otherwise), which bounds what the stack cache
+  // reserves.
+  Replay(const ReplayTarget& to, pmclog::Abi abi, bool mapped, uint64_t log_bytes,
          const std::function<void(const Sample&)>& sink, InputReport& rep);
 
   void push(const pmclog::Record& r);

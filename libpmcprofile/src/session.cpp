@@ -153,7 +153,8 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
   // A mapped log's records stay readable in the mapping: callchains wait in the window as
   // views, and the reader keeps the pages from the oldest one still waiting (keep_from), so
   // that resident memory stays flat without reading pages again.
-  Replay replay({tables_, objects_, opt_, matches_, pool_->held}, log.reader->abi(), log.mapped, f, rep);
+  Replay replay({tables_, objects_, opt_, matches_, pool_->held}, log.reader->abi(), log.mapped,
+                total, f, rep);
   // The log's system, from what is read ahead of the replay: objects are checked against it.
   LogSystemProbe system(log.reader->abi(), log.detection.container);
   objects_.set_log(&system);

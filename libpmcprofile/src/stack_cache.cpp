@@ -32,12 +32,18 @@ uint64_t StackCache::hash(uint32_t pid, uint32_t tid, bool user, const uint64_t*
   return h == kNoHash ? 1 : h;
 }
 
-// Room for a million frames up front (12 MiB of address space): reserving writes no page,
-// only what is stored is faulted in, and the arena and frames no longer copy themselves
-// into fresh pages as they double (a 20,081-sample log: page faults 2,115 -> 1,981).
-StackCache::StackCache() : epoch_(++g_epochs) {
-  arena_.reserve(size_t{1} << 20);
-  frames_.reserve(size_t{1} << 20);
+StackCache::StackCache() : epoch_(++g_epochs) {}
+
+// Reserving writes no page (only what is stored is faulted in), and the arena and frames
+// then never copy themselves into fresh pages as they double (a 20,081-sample log: page
+// faults 2,115 -> 1,981). A log of B bytes cannot fill more: each stack cached is one
+// record of at least 24 bytes and 4 a frame, here its 6 header words, a word a pc and a
+// frame id a pc. Bounded by the log, not fixed: under AddressSanitizer a reservation costs
+// its whole size in shadow writes (3 ms for 12 MiB), paid by every small log.
+void StackCache::reserve_for(uint64_t log_bytes) {
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(log_bytes / 4, kMaxReserve));
+  arena_.reserve(n);
+  frames_.reserve(n);
 }
 
 bool StackCache::find(uint64_t hash, const StackKey& k, const uint64_t* pcs, size_t n, CachedStack& out) {

@@ -35,6 +35,8 @@ class StackCache {
   static uint64_t hash(uint32_t pid, uint32_t tid, bool user, const uint64_t* pcs, size_t n);
 
   StackCache();
+  // Room for what a log of `log_bytes` can cache, up to a million frames (0: unknown, none).
+  void reserve_for(uint64_t log_bytes);
   bool full() const { return count_ >= kMaxStacks; }
   // The stack, if cached; on a miss, add() may follow with the same arguments' stack.
   bool find(uint64_t hash, const StackKey& k, const uint64_t* pcs, size_t n, CachedStack& out);
@@ -63,6 +65,7 @@ class StackCache {
     uint32_t gen = 0;  // an entry of an older generation is empty: invalidate() in one step
   };
   void grow();
+  static constexpr uint64_t kMaxReserve = uint64_t{1} << 20;  // words and frame ids: 12 MiB
 
   size_t count_ = 0;
   std::vector<uint64_t> arena_;

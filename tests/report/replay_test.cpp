@@ -68,7 +68,9 @@ Got replay(bool mapped) {
     got.stack_ids.push_back(s.stack_id);
     got.leaves.push_back(s.addresses[0]);
   };
-  pmcprofile::Replay r({t, objects, opt, matches, pool}, kAbi, mapped, sink, rep);
+  // The log's size as a session gives it for a mapped file, and none (a stream's) otherwise.
+  pmcprofile::Replay r({t, objects, opt, matches, pool}, kAbi, mapped, mapped ? log.size() : 0,
+                       sink, rep);
   auto rd = pmclog::LogReader::over(log, kAbi);
   pmclog::Error err;
   EXPECT_EQ(rd.for_each([&](const pmclog::Record& rec) { r.push(rec); }, err), pmclog::Step::end);

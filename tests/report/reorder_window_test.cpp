@@ -115,7 +115,7 @@ TEST(ReorderWindow, AheadPointsIntoThePoppedRun) {
 
 // Runs long enough to span many of the window's blocks: every item comes out once, in order,
 // with the items kFar and kNear after it as its lookahead, across the blocks' edges; and a
-// window that is filled and drained again reuses what it served.
+// second fill and drain, over the blocks the first one served, does the same.
 TEST(ReorderWindow, LongRunsAcrossBlocksKeepOrderAndLookahead) {
   std::vector<Held> pool;
   ReorderWindow w(pool);

@@ -64,6 +64,7 @@ void SymbolIndex::build() {
   std::vector<Elf*> elves;
   std::vector<Range> sized;
   std::vector<uint64_t> sizeless;  // values of symbols without a size
+  Labels labels;
   bool wraps = false;
   const int n = dwfl_module_getsymtab(mod);
   for (int i = 0; i < n; ++i) {
@@ -76,6 +77,10 @@ void SymbolIndex::build() {
     if (name == nullptr) continue;
     if (sym.st_size == 0) {
       sizeless.push_back(value);
+      if (candidate(name, sym)) {
+        if (shndx < SHN_LORESERVE) labels.lowest = std::min<uint64_t>(labels.lowest, value);
+        else labels.exact.push_back(value);
+      }
     } else if (value + sym.st_size < value) {
       wraps = true;
     } else {
@@ -99,7 +104,7 @@ void SymbolIndex::build() {
   b.erase(std::unique(b.begin(), b.end()), b.end());
   starts_ = std::move(b);
   answer_.assign(starts_.size(), -1);
-  if (!wraps) settle_single_ranges(sized, sizeless);
+  if (!wraps) settle_single_ranges(sized, sizeless, labels);
 }
 
 // Where every sized symbol covering an interval has the same range (one function, often under
@@ -108,8 +113,12 @@ void SymbolIndex::build() {
 // the local ones only when no global one covers; sizeless labels only when nothing sized
 // covers. One exception: a global sizeless symbol at exactly the address makes libdwfl skip
 // the locals, so those one-address intervals are left to it, as is every interval with
-// different ranges over it. SymbolIndex's test checks the answers against libdwfl's.
-void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless) {
+// different ranges over it. Where no sized symbol covers, libdwfl falls back on a label at or
+// below the address in its section (or, in no section, exactly at it): with none such the
+// answer is none, which is most of a stripped program's text (its static functions are in no
+// table). SymbolIndex's test checks the answers against libdwfl's.
+void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless,
+                                       Labels& labels) {
   std::sort(sized.begin(), sized.end(), [](const Range& x, const Range& y) {
     return x.from != y.from ? x.from < y.from : x.to != y.to ? x.to < y.to : x.index < y.index;
   });
@@ -142,6 +151,11 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
   }
   std::sort(events.begin(), events.end(), [](const Event& x, const Event& y) { return x.at < y.at; });
   std::sort(sizeless.begin(), sizeless.end());
+  std::sort(labels.exact.begin(), labels.exact.end());
+  const auto no_label = [&](uint64_t at) {
+    return at < labels.lowest && !std::binary_search(labels.exact.begin(), labels.exact.end(), at);
+  };
+  int32_t none = -1;  // the answer "no symbol", once
   // Every event is at an interval start. With one range covering, the XOR of the covering
   // ids is its id.
   size_t e = 0;
@@ -156,6 +170,12 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
         !std::binary_search(sizeless.begin(), sizeless.end(), starts_[k])) {
       answer_[k] = static_cast<int32_t>(answers_.size());
       answers_.push_back(ranges[ids].answer);
+    } else if (covering == 0 && no_label(starts_[k])) {
+      if (none < 0) {
+        none = static_cast<int32_t>(answers_.size());
+        answers_.push_back({nullptr, 0});
+      }
+      answer_[k] = none;
     }
   }
 }

@@ -201,6 +201,45 @@ TEST(SymbolIndex, BuiltOnlyWhenAnObjectIsAskedForMoreThanAFewAddresses) {
   EXPECT_LT(many.libdwfl_lookups(), pmcprofile::SymbolIndex::kWalksBeforeIndex / 2);
 }
 
+// A stripped library's static functions are in no symbol table: between the exported ones
+// libdwfl finds nothing, after a walk of the whole table each time. The index settles those
+// gaps when it is built (no label lies below them to fall back on), so that a profile of a
+// stripped program (most of its frames in such gaps) does not pay a walk per gap.
+TEST(SymbolIndex, GapsOfAStrippedLibraryAreSettledWithoutAWalk) {
+  const std::string lib = loaded("libstdc++");
+  ASSERT_FALSE(lib.empty());
+  Object o(lib);
+  ASSERT_NE(o.mod, nullptr);
+  Dwarf_Addr bias = 0;
+  Elf* elf = dwfl_module_getelf(o.mod, &bias);
+  ASSERT_NE(elf, nullptr);
+  uint64_t lo = 0, hi = 0;  // .text
+  size_t strndx = 0;
+  ASSERT_EQ(elf_getshdrstrndx(elf, &strndx), 0);
+  for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
+    GElf_Shdr sh;
+    const char* name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, strndx, sh.sh_name) : nullptr;
+    if (name != nullptr && std::strcmp(name, ".text") == 0)
+      lo = sh.sh_addr + bias, hi = lo + sh.sh_size;
+  }
+  ASSERT_LT(lo, hi);
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> gaps;  // where libdwfl finds no symbol
+  for (int i = 0; i < 20000 && gaps.size() < 200; ++i) {
+    const uint64_t a = lo + rng() % (hi - lo);
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    if (dwfl_module_addrinfo(o.mod, a, &off, &sym, nullptr, nullptr, nullptr) == nullptr)
+      gaps.push_back(a);
+  }
+  ASSERT_GE(gaps.size(), 50u) << lib << ": its text is not stripped of static functions here";
+  pmcprofile::SymbolIndex index(o.mod);
+  index.expect(gaps);  // more than kWalksBeforeIndex: built at once
+  ASSERT_TRUE(index.built());
+  for (const uint64_t a : gaps) EXPECT_EQ(index.find(a).name, nullptr) << std::hex << a;
+  EXPECT_EQ(index.libdwfl_lookups(), 0u);
+}
+
 // Independent of libdwfl's answers: on an object whose symbols are known by construction
 // (known/known_code.h), each function covers exactly [value, value + size), whether the next
 // byte starts another function or lies in a gap no symbol covers.

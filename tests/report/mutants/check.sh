@@ -21,6 +21,9 @@ case $build in /*) ;; *) build=$top/$build ;; esac
 cd "$top" || exit 2
 
 tests="$build/bin/pmclog-report-tests"
+# Without GTEST_FILTER: the build lists the tests for ctest (gtest_discover_tests), and a
+# filter there would leave ctest running only the filtered ones afterwards.
+build_tests() { env -u GTEST_FILTER cmake --build "$build" -j2 --target pmclog-report-tests; }
 mkdir -p "$build/mutants"
 failed=0
 for patch in "$@"; do
@@ -38,7 +41,7 @@ for patch in "$@"; do
     continue
   fi
   log=$build/mutants/$name.log
-  if ! cmake --build "$build" -j2 --target pmclog-report-tests >"$log" 2>&1; then
+  if ! build_tests >"$log" 2>&1; then
     echo "$name: BUILD FAILED (see $log)"
     failed=1
   elif "$tests" --gtest_brief=1 >"$log" 2>&1; then
@@ -51,5 +54,5 @@ for patch in "$@"; do
   git apply -R "$patch" || { echo "$name: could not revert: git checkout -- $files" >&2; exit 2; }
 done
 # The build holds the last mutant: rebuild what the tree says.
-cmake --build "$build" -j2 --target pmclog-report-tests >/dev/null 2>&1
+build_tests >/dev/null 2>&1
 exit $failed

@@ -64,7 +64,7 @@ void SymbolIndex::build() {
   std::vector<Elf*> elves;
   std::vector<Range> sized;
   std::vector<uint64_t> sizeless;  // values of symbols without a size
-  Labels labels;
+  uint64_t lowest_label = UINT64_MAX;  // of those libdwfl may fall back on, in a section
   bool wraps = false;
   const int n = dwfl_module_getsymtab(mod);
   for (int i = 0; i < n; ++i) {
@@ -77,10 +77,8 @@ void SymbolIndex::build() {
     if (name == nullptr) continue;
     if (sym.st_size == 0) {
       sizeless.push_back(value);
-      if (candidate(name, sym)) {
-        if (shndx < SHN_LORESERVE) labels.lowest = std::min<uint64_t>(labels.lowest, value);
-        else labels.exact.push_back(value);
-      }
+      if (candidate(name, sym) && shndx < SHN_LORESERVE)
+        lowest_label = std::min<uint64_t>(lowest_label, value);
     } else if (value + sym.st_size < value) {
       wraps = true;
     } else {
@@ -104,7 +102,7 @@ void SymbolIndex::build() {
   b.erase(std::unique(b.begin(), b.end()), b.end());
   starts_ = std::move(b);
   answer_.assign(starts_.size(), -1);
-  if (!wraps) settle_single_ranges(sized, sizeless, labels);
+  if (!wraps) settle_single_ranges(sized, sizeless, lowest_label);
 }
 
 // Where every sized symbol covering an interval has the same range (one function, often under
@@ -114,11 +112,12 @@ void SymbolIndex::build() {
 // covers. One exception: a global sizeless symbol at exactly the address makes libdwfl skip
 // the locals, so those one-address intervals are left to it, as is every interval with
 // different ranges over it. Where no sized symbol covers, libdwfl falls back on a label at or
-// below the address in its section (or, in no section, exactly at it): with none such the
-// answer is none, which is most of a stripped program's text (its static functions are in no
-// table). SymbolIndex's test checks the answers against libdwfl's.
+// below the address in its section (or, in no section, exactly at it): below the lowest
+// label in a section, with no sizeless symbol exactly there, the answer is none. That is
+// most of a stripped program's text (its static functions are in no table). SymbolIndex's
+// test checks the answers against libdwfl's.
 void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless,
-                                       Labels& labels) {
+                                       uint64_t lowest_label) {
   std::sort(sized.begin(), sized.end(), [](const Range& x, const Range& y) {
     return x.from != y.from ? x.from < y.from : x.to != y.to ? x.to < y.to : x.index < y.index;
   });
@@ -151,10 +150,6 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
   }
   std::sort(events.begin(), events.end(), [](const Event& x, const Event& y) { return x.at < y.at; });
   std::sort(sizeless.begin(), sizeless.end());
-  std::sort(labels.exact.begin(), labels.exact.end());
-  const auto no_label = [&](uint64_t at) {
-    return at < labels.lowest && !std::binary_search(labels.exact.begin(), labels.exact.end(), at);
-  };
   int32_t none = -1;  // the answer "no symbol", once
   // Every event is at an interval start. With one range covering, the XOR of the covering
   // ids is its id.
@@ -166,11 +161,11 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
       covering += events[e].delta;
       ids ^= events[e].id;
     }
-    if (covering == 1 && ranges[ids].candidate &&
-        !std::binary_search(sizeless.begin(), sizeless.end(), starts_[k])) {
+    const bool label_here = std::binary_search(sizeless.begin(), sizeless.end(), starts_[k]);
+    if (covering == 1 && ranges[ids].candidate && !label_here) {
       answer_[k] = static_cast<int32_t>(answers_.size());
       answers_.push_back(ranges[ids].answer);
-    } else if (covering == 0 && no_label(starts_[k])) {
+    } else if (covering == 0 && !label_here && starts_[k] < lowest_label) {
       if (none < 0) {
         none = static_cast<int32_t>(answers_.size());
         answers_.push_back({nullptr, 0});

@@ -52,16 +52,10 @@ class SymbolIndex {
     uint64_t value;
   };
   struct Range;
-  // The labels (sizeless symbols) libdwfl may fall back on: in a section, from its value on;
-  // in none (absolute), at its value only.
-  struct Labels {
-    uint64_t lowest = UINT64_MAX;
-    std::vector<uint64_t> exact;
-  };
   Found ask_libdwfl(uint64_t at);
   void build();
   void settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless,
-                            Labels& labels);
+                            uint64_t lowest_label);
   void settle_together(std::vector<uint64_t>& at);
   Dwfl_Module* mod_;
   std::vector<uint64_t> starts_;  // sorted, unique, starts_[0] == 0: interval k is [starts_[k], starts_[k+1])

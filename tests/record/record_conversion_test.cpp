@@ -209,6 +209,19 @@ TEST(RecordConversion, DepthIsCappedAfterStripping) {
   EXPECT_EQ(cc[0]->pcs, (std::vector<uint64_t>{1, 2, 3}));
 }
 
+// A chain that fills the depth may have lost its outermost frames: the summary counts
+// those, and only those (one frame short of the limit is whole).
+TEST(RecordConversion, ChainsThatFillTheDepthAreCounted) {
+  Harness h(3);
+  h.conv->process(sample({kUser, 1, 2, 3, 4, 5, 6}));
+  h.conv->process(sample({kUser, 1, 2, 3}));
+  h.conv->process(sample({kUser, 1, 2}));
+  h.conv->process(sample({kKernel, 0xffffffff81000010, kUser, 1, 2, 3}));
+  h.finish();
+  EXPECT_EQ(h.conv->stats().samples, 4u);
+  EXPECT_EQ(h.conv->stats().at_depth, 2u);
+}
+
 TEST(RecordConversion, ExecForkExitTracking) {
   Harness h;
   PerfEvent comm = exec_comm(10, "prog", 10);

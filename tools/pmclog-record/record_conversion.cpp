@@ -137,6 +137,9 @@ void Converter::on_sample(const PerfEvent& e) {
   else
     user = (e.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
   if (r.pcs.empty()) r.pcs.push_back(e.ip);
+  // The kernel and the unwinder stop at the depth too: a chain that fills it may have had
+  // more frames, and then looks whole while its outermost ones are missing.
+  if (r.pcs.size() >= cfg_.depth) ++stats_.at_depth;
   if (!has_kernel) ++stats_.user_only;
   r[Field::pid] = e.pid;
   r[Field::tid] = e.tid;

@@ -49,6 +49,7 @@ struct ConversionStats {
   uint64_t switches = 0;         // PROCCSW written
   uint64_t after_exit = 0;       // samples of a process after its exit, left out
   uint64_t cut_chains = 0;       // callchains stopped at an address that cannot be code
+  uint64_t at_depth = 0;         // callchains of exactly the depth limit: maybe cut there
   uint64_t unwound = 0;          // --call-graph dwarf: user stacks unwound
   std::array<uint64_t, kUnwindStops> unwind_stops{};  // ... and why each stopped
   std::map<uint32_t, uint64_t> samples_per_pid;

@@ -94,6 +94,11 @@ void print_summary(const Options& opt, const RecordingPlan& plan, const std::str
                   " callchains stop early: frame-pointer unwinding reached an address that "
                   "cannot be code (code built without frame pointers; --call-graph dwarf "
                   "unwinds such code)");
+    if (st.at_depth && !opt.counting)
+      diag().info(std::to_string(st.at_depth) + " of " + std::to_string(st.samples) +
+                  " callchains reach the depth limit of " + std::to_string(plan.depth) +
+                  " frames: any deeper ones are missing, and flame graphs root such a stack at "
+                  "an inner function (--depth raises the limit)");
     if (st.unwound) diag().info(unwind_line(st));
     if (opt.counting) print_count_report(opt, plan, conv, count_totals);
   }

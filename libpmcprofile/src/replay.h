@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "depth_limit.h"
 #include "event_names.h"
 #include "frame_cache.h"
 #include "pmclog/legacy_clock.h"
@@ -43,6 +44,8 @@ class Replay {
   // The file offset of the oldest record still waiting as a view, or `now` (a mapped log's
   // pages before it may go).
   uint64_t oldest_offset(uint64_t now) const { return window_.oldest_offset(now); }
+  // After drain(): the depth limit the log's stacks seem cut at, if any.
+  std::optional<DepthLimit> depth_limit() const { return depths_.likely_limit(); }
 
  private:
   uint32_t hold(const pmclog::Record& r);
@@ -73,6 +76,7 @@ class Replay {
   SampleFilter filter_;
   StackCache stacks_;
   FrameCache frame_cache_;
+  DepthCounts depths_;  // every sample's, before the filters: the limit is the recording's
   uint32_t cputype_ = 0;
   std::string cpuid_;  // INITIALIZE's, which chooses the pmu-events table
   uint64_t offset_ = 0;  // the record being replayed

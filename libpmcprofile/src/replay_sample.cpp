@@ -7,6 +7,7 @@ namespace pmcprofile {
 
 void Replay::sample(RawSample s) {
   ++rep_.samples;
+  depths_.see(s.n);
   const EventPick ev = filter_.event(s.pmcid);
   filter_.see(s);
   if (!ev.selected || !filter_.selects_place(s)) return;

@@ -199,6 +199,8 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
                 std::to_string(*capped_at_) + " is one more";
     return rep;
   }
+  if (const auto d = replay.depth_limit())
+    rep.notes.push_back(depth_limit_note(log.display_name, *d));
   if (opt_.progress && total != 0) opt_.progress(total, total);
   return rep;
 }

@@ -511,4 +511,39 @@ TEST_F(Synthetic, NarrowAddressesResolve) {
   }
 }
 
+// Stacks cut at a usual depth limit pile up at it: the report says so, once per log, and
+// still writes the profile (exit 0). The same pile-up one frame short of it is a hot path.
+TEST_F(Synthetic, StacksPiledUpAtADepthLimitAreCalledCut) {
+  const auto log_up_to = [&](const std::string& name, size_t deepest) {
+    std::vector<std::string> lines{kInit, kCpuClock, exec(100, "/usr/bin/fakeprog"),
+                                   map_in(100, kLibBase + lib_exec, "/lib/libc.so.7")};
+    const auto stack = [&](size_t n) {
+      std::vector<uint64_t> pcs{memcpy_ + 1};
+      while (pcs.size() < n) pcs.push_back(work + 2);
+      return sample(100, kPmcA, pcs);
+    };
+    for (size_t n = 2; n < deepest; ++n) lines.push_back(stack(n));
+    for (int i = 0; i < 12; ++i) lines.push_back(stack(deepest));
+    lines.push_back(R"({"type":"closelog"})");
+    return reptest::write_log(dir, name, lines);
+  };
+  const std::string cut = log_up_to("cut.pmclog", 32);
+  const auto r = report({"--format", "folded", "--sysroot", root, cut});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("cut.pmclog: 12 of 42 samples have 32 frames, and none more"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("probably cut"), std::string::npos) << r.err;
+  uint64_t samples = 0;
+  for (const auto& [stack, n] : reptest::parse_folded(r.out)) samples += n;
+  EXPECT_EQ(samples, 42u) << r.out;
+  // Filters do not hide it: the limit is the recording's, whatever is reported of it.
+  const auto other = report({"--format", "folded", "--event", "instructions", cut});
+  EXPECT_NE(other.err.find("12 of 42 samples have 32 frames"), std::string::npos) << other.err;
+
+  const std::string hot = log_up_to("hot.pmclog", 31);
+  const auto h = report({"--format", "folded", "--sysroot", root, hot});
+  ASSERT_EQ(h.status, 0) << h.err;
+  EXPECT_EQ(h.err.find("frames, and none more"), std::string::npos) << h.err;
+}
+
 }  // namespace

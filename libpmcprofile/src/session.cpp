@@ -199,8 +199,11 @@ InputReport Session::read(const std::string& name, const std::function<void(cons
                 std::to_string(*capped_at_) + " is one more";
     return rep;
   }
-  if (const auto d = replay.depth_limit())
+  if (const auto d = replay.depth_limit()) {
+    rep.cut_samples = d->samples;
+    rep.cut_depth = d->frames;
     rep.notes.push_back(depth_limit_note(log.display_name, *d));
+  }
   if (opt_.progress && total != 0) opt_.progress(total, total);
   return rep;
 }

@@ -313,4 +313,38 @@ TEST(PprofGo, ProtoMergeOfTwoLogsGivesTopOfBoth) {
   EXPECT_EQ(tags.count("pid") ? tags.at("pid") : Counts{}, kByPid);
 }
 
+// Stacks that look cut at a depth limit are said so in the profile itself, where pprof shows
+// its comments (-comments, and the header of -top): the file outlives the run's messages.
+TEST(PprofGo, StacksCutAtADepthLimitAreAComment) {
+  REQUIRE_PPROF();
+  reptest::ScratchDir dir;
+  const Addresses a = addresses();
+  std::vector<std::string> l{
+      reptest::synthetic::kInit, reptest::synthetic::kCpuClock,
+      R"({"type":"procexec","pid":700,"pmcid":4294053632,"entryaddr":0,"dynaddr_hex":")" +
+          hex(kBase) + R"(","path":")" + std::string(WORKLOAD_HOT) + R"(","tsc":1000000002})"};
+  uint64_t tsc = 1000001000;
+  const auto add = [&](size_t frames, int times) {
+    std::vector<uint64_t> pcs{a.leaf};
+    while (pcs.size() < frames) pcs.push_back(a.middle);
+    for (int i = 0; i < times; ++i, tsc += 1000) l.push_back(callchain(kPid, kTid, 0, pcs, tsc));
+  };
+  for (size_t n = 2; n < 128; ++n) add(n, 1);
+  add(128, 7);
+  l.push_back(R"({"type":"closelog","tsc":1000900000})");
+  const std::string log = reptest::write_log(dir, "cut.pmclog", l);
+  const std::string profile = dir.file("cut.pb.gz"), whole = dir.file("whole.pb.gz");
+  ASSERT_EQ(report({"--format", "pprof", "-o", profile, log}).status, 0);
+  const auto r = pprof({"-comments", profile});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "stacks of 7 samples probably cut at a depth limit (128 frames)\n");
+  // The same stacks with none at the limit: no comment.
+  l.erase(l.end() - 8, l.end() - 1);
+  ASSERT_EQ(report({"--format", "pprof", "-o", whole, reptest::write_log(dir, "whole.pmclog", l)})
+                .status, 0);
+  const auto w = pprof({"-comments", whole});
+  ASSERT_EQ(w.status, 0) << w.err;
+  EXPECT_EQ(w.out, "");
+}
+
 }  // namespace

@@ -536,6 +536,12 @@ TEST_F(Synthetic, StacksPiledUpAtADepthLimitAreCalledCut) {
   uint64_t samples = 0;
   for (const auto& [stack, n] : reptest::parse_folded(r.out)) samples += n;
   EXPECT_EQ(samples, 42u) << r.out;
+  // An image outlives the run's messages: the flame graph's subtitle says it too.
+  const std::string svg = dir.file("cut.svg");
+  ASSERT_EQ(report({"--format", "svg", "-o", svg, "--sysroot", root, cut}).status, 0);
+  EXPECT_NE(reptest::slurp(svg).find(
+                "; stacks of 12 samples probably cut at a depth limit (32 frames)</text>"),
+            std::string::npos);
   // Filters do not hide it: the limit is the recording's, whatever is reported of it.
   const auto other = report({"--format", "folded", "--event", "instructions", cut});
   EXPECT_NE(other.err.find("12 of 42 samples have 32 frames"), std::string::npos) << other.err;
@@ -544,6 +550,9 @@ TEST_F(Synthetic, StacksPiledUpAtADepthLimitAreCalledCut) {
   const auto h = report({"--format", "folded", "--sysroot", root, hot});
   ASSERT_EQ(h.status, 0) << h.err;
   EXPECT_EQ(h.err.find("frames, and none more"), std::string::npos) << h.err;
+  const std::string hot_svg = dir.file("hot.svg");
+  ASSERT_EQ(report({"--format", "svg", "-o", hot_svg, "--sysroot", root, hot}).status, 0);
+  EXPECT_EQ(reptest::slurp(hot_svg).find("probably cut"), std::string::npos);
 }
 
 }  // namespace

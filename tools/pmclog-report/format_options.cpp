@@ -24,7 +24,24 @@ bool event_frame(OutputKind kind, size_t events_selected, size_t events_with_sam
 
 }  // namespace
 
-FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& in) {
+void CutStacks::add(const pmcprofile::InputReport& r) {
+  if (r.cut_samples == 0) return;
+  samples += r.cut_samples;
+  const auto at = std::lower_bound(depths.begin(), depths.end(), r.cut_depth);
+  if (at == depths.end() || *at != r.cut_depth) depths.insert(at, r.cut_depth);
+}
+
+std::string CutStacks::caveat() const {
+  if (samples == 0) return {};
+  std::string limits;
+  for (size_t i = 0; i < depths.size(); ++i)
+    limits += (i == 0 ? "" : i + 1 == depths.size() ? " or " : ", ") + std::to_string(depths[i]);
+  return "stacks of " + std::to_string(samples) + (samples == 1 ? " sample" : " samples") +
+         " probably cut at a depth limit (" + limits + " frames)";
+}
+
+FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& in,
+                             const CutStacks& cut) {
   const bool inlines = cfg.profile.symbols.inlines;
   const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples(in.profiles, in.tables);
   const size_t selected = cfg.profile.filter.events.size();
@@ -38,11 +55,13 @@ FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& i
   o.folded.comm_frame = cfg.comm_frame;
   o.folded.inlines = inlines;
   o.svg.drawing = cfg.svg;
+  o.svg.drawing.caveat = cut.caveat();
   o.svg.event_frame = event_frame(OutputKind::svg, selected, sampled);
   o.svg.comm_frame = cfg.comm_frame;
   o.svg.inlines = inlines;
   o.callgraph = {cfg.callgraph_depth, inlines};
-  o.pprof = {cfg.profile.symbols.lines, inlines};
+  o.pprof = {cfg.profile.symbols.lines, inlines, {}};
+  if (cut.samples != 0) o.pprof.comments.push_back(cut.caveat());
   o.speedscope.inlines = inlines;
   return o;
 }

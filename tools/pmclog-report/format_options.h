@@ -23,9 +23,20 @@ struct FormatOptions {
   SpeedscopeOptions speedscope;
 };
 
+// Samples whose stacks look cut at a depth limit, over every input: outputs that outlive the
+// run's messages (an image, a pprof file) say so themselves.
+struct CutStacks {
+  uint64_t samples = 0;
+  std::vector<uint32_t> depths;  // the limits, ascending
+  void add(const pmcprofile::InputReport& r);
+  // "stacks of N samples probably cut at a depth limit (32 frames)", or "".
+  std::string caveat() const;
+};
+
 // The options of the outputs made after the logs are read; `in` is what was read (a rule
 // may depend on it: the svg's event frame).
-FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& in);
+FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& in,
+                             const CutStacks& cut = {});
 
 // perf-script's, which is written while the logs are read.
 PerfScriptOptions perf_script_options(const Config& cfg);

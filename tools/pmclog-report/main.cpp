@@ -250,6 +250,7 @@ int body(int argc, char** argv) {
   bool stopped_by_damage = false;
   bool any_log = false;  // an input had records: there is a report, if only "# No samples."
   uint64_t kept = 0;
+  report::CutStacks cut;
   // What each input's reading says, in input order, however the inputs were read.
   const auto take = [&](const std::string& in, const pmcprofile::InputReport& r) {
     if (r.stack_cap) {  // the profile is a part of the logs: no output at all
@@ -260,6 +261,7 @@ int body(int argc, char** argv) {
     }
     any_log = any_log || (r.opened && !r.empty_input);
     kept += r.kept;
+    cut.add(r);
     for (const auto& n : r.notes) diag().note_once(n);  // once per run, whatever the inputs
     if (!r.error.empty()) {
       const Exit s = r.unreadable ? Exit::io : Exit::bad_data;
@@ -313,7 +315,7 @@ int body(int argc, char** argv) {
   for (auto& w : scripts)
     if (w) w->finish();
   const pmcprofile::ProfileView in = session.view();
-  const report::FormatOptions fo = report::format_options(cfg, in);
+  const report::FormatOptions fo = report::format_options(cfg, in, cut);
   if (cfg.diff) {
     const report::DiffReport d = report::make_diff(cfg, in);
     for (size_t i = 0; i < cfg.outputs.size(); ++i)

@@ -173,6 +173,7 @@ std::string build(std::span<const Part> parts, const pmcprofile::ProfileView& in
     period = t.event_rates[e];
   }
   if (agree && period != 0) prof.set_period(static_cast<int64_t>(period));
+  for (const std::string& c : o.comments) prof.add_comment(str.id(safe(c)));
 
   // Functions: one per (name, source file), the names escaped once.
   std::map<std::pair<std::string, std::string>, uint64_t> function_ids;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "pmcprofile/views.h"
 
@@ -10,6 +11,7 @@ namespace report {
 struct PprofOptions {
   bool lines = false;    // the symbolizer gave file and line (the mappings say so)
   bool inlines = false;  // inlined calls as lines of their own
+  std::vector<std::string> comments;  // the profile's comments (pprof -comments)
 };
 
 std::string format_pprof(const pmcprofile::Profile& p, const pmcprofile::ProfileView& in,

@@ -90,6 +90,7 @@ std::string graph_subtitle(const pmcprofile::Tables& t, const std::vector<uint64
     sub += "; " + std::to_string(layout.pruned) + (layout.pruned == 1 ? " frame" : " frames") +
            " narrower than " + mw + " px not drawn";
   }
+  if (!o.caveat.empty()) sub += "; " + svg::clean(o.caveat);
   return sub;
 }
 

@@ -13,6 +13,7 @@ struct SvgDrawing {
   double min_width = 0.1;  // frames narrower than this many pixels are pruned (and counted)
   unsigned width = 1200;   // image width in pixels
   std::string title;       // "" : "Flame graph: EVENT (INPUTS)"
+  std::string caveat;      // what the subtitle must also say of the stacks ("": nothing)
 };
 
 struct SvgOptions {

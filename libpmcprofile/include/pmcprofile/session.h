@@ -140,6 +140,10 @@ struct InputReport {
   uint64_t damaged = 0;        // errors met (the first stops the log unless keep_going)
   std::string error;         // the first error ("" when the whole log was good)
   std::vector<std::string> notes;  // what the reader should know: an unnamed pmu-events index
+  // Samples whose stacks look cut at a depth limit (a pile-up at the deepest size, when that
+  // is a usual limit: notes says so too), and that limit; 0 and 0 when none was found.
+  uint64_t cut_samples = 0;
+  uint32_t cut_depth = 0;
   bool empty_input = false;  // no byte at all: no log (error says so)
   // Options::max_stacks was reached (error names the cap and the record's offset): the
   // profile holds only part of the log, and the Session should not be reported on (a log

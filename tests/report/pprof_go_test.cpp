@@ -345,6 +345,14 @@ TEST(PprofGo, StacksCutAtADepthLimitAreAComment) {
   const auto w = pprof({"-comments", whole});
   ASSERT_EQ(w.status, 0) << w.err;
   EXPECT_EQ(w.out, "");
+  // One profile per input: each says what its own input's stacks are.
+  const std::string folder = dir.file("each");
+  reptest::make_dirs(folder);
+  ASSERT_EQ(report({"--by-file", "--format", "pprof", "-o", folder, dir.file("whole.pmclog"), log})
+                .status, 0);
+  EXPECT_EQ(pprof({"-comments", folder + "/whole.pmclog.pb.gz"}).out, "");
+  EXPECT_EQ(pprof({"-comments", folder + "/cut.pmclog.pb.gz"}).out,
+            "stacks of 7 samples probably cut at a depth limit (128 frames)\n");
 }
 
 }  // namespace

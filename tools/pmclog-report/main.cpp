@@ -251,6 +251,7 @@ int body(int argc, char** argv) {
   bool any_log = false;  // an input had records: there is a report, if only "# No samples."
   uint64_t kept = 0;
   report::CutStacks cut;
+  std::vector<report::CutStacks> cut_by_input;  // --by-file: each input's own
   // What each input's reading says, in input order, however the inputs were read.
   const auto take = [&](const std::string& in, const pmcprofile::InputReport& r) {
     if (r.stack_cap) {  // the profile is a part of the logs: no output at all
@@ -262,6 +263,7 @@ int body(int argc, char** argv) {
     any_log = any_log || (r.opened && !r.empty_input);
     kept += r.kept;
     cut.add(r);
+    cut_by_input.emplace_back().add(r);
     for (const auto& n : r.notes) diag().note_once(n);  // once per run, whatever the inputs
     if (!r.error.empty()) {
       const Exit s = r.unreadable ? Exit::io : Exit::bad_data;
@@ -344,7 +346,11 @@ int body(int argc, char** argv) {
       for (size_t k = 0; k < ps.size(); ++k) {
         if (auto e = tools::refuse_same_file(paths[k], cfg.inputs))
           throw Failure(Exit::usage, e.message);
-        check(tools::write_whole_file(paths[k], report::format_pprof(ps[k], in, fo.pprof), oo));
+        report::PprofOptions own = fo.pprof;  // the comment is this input's
+        own.comments.clear();
+        if (k < cut_by_input.size() && cut_by_input[k].samples != 0)
+          own.comments.push_back(cut_by_input[k].caveat());
+        check(tools::write_whole_file(paths[k], report::format_pprof(ps[k], in, own), oo));
       }
       continue;
     }

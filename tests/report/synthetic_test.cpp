@@ -536,7 +536,13 @@ TEST_F(Synthetic, StacksPiledUpAtADepthLimitAreCalledCut) {
   uint64_t samples = 0;
   for (const auto& [stack, n] : reptest::parse_folded(r.out)) samples += n;
   EXPECT_EQ(samples, 42u) << r.out;
-  // An image outlives the run's messages: the flame graph's subtitle says it too.
+  // Outputs outlive the run's messages: top's closing lines and the flame graph's subtitle
+  // say it too.
+  const auto top = report({"--sysroot", root, cut});
+  ASSERT_EQ(top.status, 0) << top.err;
+  EXPECT_NE(top.out.find("\n# Note: stacks of 12 samples probably cut at a depth limit (32 "
+                         "frames)\n"),
+            std::string::npos) << top.out;
   const std::string svg = dir.file("cut.svg");
   ASSERT_EQ(report({"--format", "svg", "-o", svg, "--sysroot", root, cut}).status, 0);
   EXPECT_NE(reptest::slurp(svg).find(
@@ -553,6 +559,7 @@ TEST_F(Synthetic, StacksPiledUpAtADepthLimitAreCalledCut) {
   const std::string hot_svg = dir.file("hot.svg");
   ASSERT_EQ(report({"--format", "svg", "-o", hot_svg, "--sysroot", root, hot}).status, 0);
   EXPECT_EQ(reptest::slurp(hot_svg).find("probably cut"), std::string::npos);
+  EXPECT_EQ(report({"--sysroot", root, hot}).out.find("# Note:"), std::string::npos);
 }
 
 }  // namespace

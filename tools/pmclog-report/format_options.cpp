@@ -1,6 +1,7 @@
 #include "format_options.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace report {
 namespace {
@@ -31,6 +32,14 @@ void CutStacks::add(const pmcprofile::InputReport& r) {
   if (at == depths.end() || *at != r.cut_depth) depths.insert(at, r.cut_depth);
 }
 
+void CutStacks::add(const CutStacks& other) {
+  samples += other.samples;
+  std::vector<uint32_t> both;
+  std::set_union(depths.begin(), depths.end(), other.depths.begin(), other.depths.end(),
+                 std::back_inserter(both));
+  depths = std::move(both);
+}
+
 std::string CutStacks::caveat() const {
   if (samples == 0) return {};
   std::string limits;
@@ -41,7 +50,9 @@ std::string CutStacks::caveat() const {
 }
 
 FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& in,
-                             const CutStacks& cut) {
+                             const std::vector<CutStacks>& cut_by_input) {
+  CutStacks cut;
+  for (const CutStacks& c : cut_by_input) cut.add(c);
   const bool inlines = cfg.profile.symbols.inlines;
   const std::vector<uint64_t> samples = pmcprofile::distinct_event_samples(in.profiles, in.tables);
   const size_t selected = cfg.profile.filter.events.size();
@@ -63,6 +74,11 @@ FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& i
   o.pprof = {cfg.profile.symbols.lines, inlines, {}};
   if (cut.samples != 0) o.pprof.comments.push_back(cut.caveat());
   o.speedscope.inlines = inlines;
+  // --by-file: a profile per input, in input order; otherwise one (or --diff's two) of all.
+  for (size_t k = 0; k < in.profiles.size(); ++k)
+    o.caveats.push_back(!cfg.profile.by_file ? cut.caveat()
+                        : k < cut_by_input.size() ? cut_by_input[k].caveat()
+                                                  : std::string());
   return o;
 }
 

@@ -21,6 +21,9 @@ struct FormatOptions {
   CallgraphOptions callgraph;
   PprofOptions pprof;
   SpeedscopeOptions speedscope;
+  // Per profile of the view: what its stacks lack, for top's closing lines and --by-file
+  // pprof files ("": nothing); the merged outputs (svg, pprof) carry all inputs' in theirs.
+  std::vector<std::string> caveats;
 };
 
 // Samples whose stacks look cut at a depth limit, over every input: outputs that outlive the
@@ -29,14 +32,15 @@ struct CutStacks {
   uint64_t samples = 0;
   std::vector<uint32_t> depths;  // the limits, ascending
   void add(const pmcprofile::InputReport& r);
+  void add(const CutStacks& other);
   // "stacks of N samples probably cut at a depth limit (32 frames)", or "".
   std::string caveat() const;
 };
 
 // The options of the outputs made after the logs are read; `in` is what was read (a rule
-// may depend on it: the svg's event frame).
+// may depend on it: the svg's event frame), `cut` what each input's reading found.
 FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& in,
-                             const CutStacks& cut = {});
+                             const std::vector<CutStacks>& cut = {});
 
 // perf-script's, which is written while the logs are read.
 PerfScriptOptions perf_script_options(const Config& cfg);

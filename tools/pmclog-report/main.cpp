@@ -72,11 +72,13 @@ void render(report::OutputKind kind, const pmcprofile::ProfileView& in,
     default:
       break;
   }
-  for (const auto& p : in.profiles) {
+  for (size_t k = 0; k < in.profiles.size(); ++k) {
+    const pmcprofile::Profile& p = in.profiles[k];
     switch (kind) {
       case OutputKind::top:
         write(report::format_top(p, in, o.top));
         write(report::format_unresolved(p, in, o.unresolved));
+        if (!o.caveats[k].empty()) write("# Note: " + o.caveats[k] + "\n");
         top_written = true;
         break;
       case OutputKind::folded:
@@ -250,8 +252,7 @@ int body(int argc, char** argv) {
   bool stopped_by_damage = false;
   bool any_log = false;  // an input had records: there is a report, if only "# No samples."
   uint64_t kept = 0;
-  report::CutStacks cut;
-  std::vector<report::CutStacks> cut_by_input;  // --by-file: each input's own
+  std::vector<report::CutStacks> cut_by_input;  // stacks that look cut, input by input
   // What each input's reading says, in input order, however the inputs were read.
   const auto take = [&](const std::string& in, const pmcprofile::InputReport& r) {
     if (r.stack_cap) {  // the profile is a part of the logs: no output at all
@@ -262,7 +263,6 @@ int body(int argc, char** argv) {
     }
     any_log = any_log || (r.opened && !r.empty_input);
     kept += r.kept;
-    cut.add(r);
     cut_by_input.emplace_back().add(r);
     for (const auto& n : r.notes) diag().note_once(n);  // once per run, whatever the inputs
     if (!r.error.empty()) {
@@ -317,7 +317,7 @@ int body(int argc, char** argv) {
   for (auto& w : scripts)
     if (w) w->finish();
   const pmcprofile::ProfileView in = session.view();
-  const report::FormatOptions fo = report::format_options(cfg, in, cut);
+  const report::FormatOptions fo = report::format_options(cfg, in, cut_by_input);
   if (cfg.diff) {
     const report::DiffReport d = report::make_diff(cfg, in);
     for (size_t i = 0; i < cfg.outputs.size(); ++i)
@@ -348,8 +348,7 @@ int body(int argc, char** argv) {
           throw Failure(Exit::usage, e.message);
         report::PprofOptions own = fo.pprof;  // the comment is this input's
         own.comments.clear();
-        if (k < cut_by_input.size() && cut_by_input[k].samples != 0)
-          own.comments.push_back(cut_by_input[k].caveat());
+        if (!fo.caveats[k].empty()) own.comments.push_back(fo.caveats[k]);
         check(tools::write_whole_file(paths[k], report::format_pprof(ps[k], in, own), oo));
       }
       continue;

@@ -1,7 +1,6 @@
 #include "depth_limit.h"
 
 #include <algorithm>
-#include <array>
 
 namespace pmcprofile {
 

@@ -26,10 +26,7 @@ bool event_frame(OutputKind kind, size_t events_selected, size_t events_with_sam
 }  // namespace
 
 void CutStacks::add(const pmcprofile::InputReport& r) {
-  if (r.cut_samples == 0) return;
-  samples += r.cut_samples;
-  const auto at = std::lower_bound(depths.begin(), depths.end(), r.cut_depth);
-  if (at == depths.end() || *at != r.cut_depth) depths.insert(at, r.cut_depth);
+  if (r.cut_samples != 0) add(CutStacks{r.cut_samples, {r.cut_depth}});
 }
 
 void CutStacks::add(const CutStacks& other) {

@@ -337,7 +337,7 @@ TEST(PprofGo, StacksCutAtADepthLimitAreAComment) {
   ASSERT_EQ(report({"--format", "pprof", "-o", profile, log}).status, 0);
   const auto r = pprof({"-comments", profile});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "stacks of 7 samples probably cut at a depth limit (128 frames)\n");
+  EXPECT_EQ(r.out, "stacks of 7 samples probably cut at a depth limit of 128 frames\n");
   // The same stacks with none at the limit: no comment.
   l.erase(l.end() - 8, l.end() - 1);
   ASSERT_EQ(report({"--format", "pprof", "-o", whole, reptest::write_log(dir, "whole.pmclog", l)})
@@ -352,7 +352,7 @@ TEST(PprofGo, StacksCutAtADepthLimitAreAComment) {
                 .status, 0);
   EXPECT_EQ(pprof({"-comments", folder + "/whole.pmclog.pb.gz"}).out, "");
   EXPECT_EQ(pprof({"-comments", folder + "/cut.pmclog.pb.gz"}).out,
-            "stacks of 7 samples probably cut at a depth limit (128 frames)\n");
+            "stacks of 7 samples probably cut at a depth limit of 128 frames\n");
 }
 
 }  // namespace

@@ -540,13 +540,18 @@ TEST_F(Synthetic, StacksPiledUpAtADepthLimitAreCalledCut) {
   // say it too.
   const auto top = report({"--sysroot", root, cut});
   ASSERT_EQ(top.status, 0) << top.err;
-  EXPECT_NE(top.out.find("\n# Note: stacks of 12 samples probably cut at a depth limit (32 "
-                         "frames)\n"),
+  EXPECT_NE(top.out.find("\n# Note: stacks of 12 samples probably cut at a depth limit of 32 "
+                         "frames\n"),
             std::string::npos) << top.out;
+  const auto ss = report({"--format", "speedscope", "--sysroot", root, cut});
+  ASSERT_EQ(ss.status, 0) << ss.err;
+  EXPECT_NE(ss.out.find(R"x(cut.pmclog (stacks of 12 samples probably cut at a depth limit )x"
+                        R"x(of 32 frames)","shared")x"),
+            std::string::npos) << ss.out.substr(0, 300);
   const std::string svg = dir.file("cut.svg");
   ASSERT_EQ(report({"--format", "svg", "-o", svg, "--sysroot", root, cut}).status, 0);
   EXPECT_NE(reptest::slurp(svg).find(
-                "; stacks of 12 samples probably cut at a depth limit (32 frames)</text>"),
+                "; stacks of 12 samples probably cut at a depth limit of 32 frames</text>"),
             std::string::npos);
   // Filters do not hide it: the limit is the recording's, whatever is reported of it.
   const auto other = report({"--format", "folded", "--event", "instructions", cut});

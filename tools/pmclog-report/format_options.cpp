@@ -43,7 +43,7 @@ std::string CutStacks::caveat() const {
   for (size_t i = 0; i < depths.size(); ++i)
     limits += (i == 0 ? "" : i + 1 == depths.size() ? " or " : ", ") + std::to_string(depths[i]);
   return "stacks of " + std::to_string(samples) + (samples == 1 ? " sample" : " samples") +
-         " probably cut at a depth limit (" + limits + " frames)";
+         " probably cut at a depth limit of " + limits + " frames";
 }
 
 FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& in,
@@ -71,6 +71,7 @@ FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& i
   o.pprof = {cfg.profile.symbols.lines, inlines, {}};
   if (cut.samples != 0) o.pprof.comments.push_back(cut.caveat());
   o.speedscope.inlines = inlines;
+  o.speedscope.caveat = cut.caveat();
   // --by-file: a profile per input, in input order; otherwise one (or --diff's two) of all.
   for (size_t k = 0; k < in.profiles.size(); ++k)
     o.caveats.push_back(!cfg.profile.by_file ? cut.caveat()

@@ -33,7 +33,7 @@ struct CutStacks {
   std::vector<uint32_t> depths;  // the limits, ascending
   void add(const pmcprofile::InputReport& r);
   void add(const CutStacks& other);
-  // "stacks of N samples probably cut at a depth limit (32 frames)", or "".
+  // "stacks of N samples probably cut at a depth limit of 32 frames", or "".
   std::string caveat() const;
 };
 

@@ -70,7 +70,9 @@ std::string format_speedscope(const pmcprofile::ProfileView& in, const Speedscop
   out += ",\"name\":";
   std::string name;
   for (const auto& input : t.inputs) name += (name.empty() ? "" : ", ") + input;
-  pmclog::append_json_string(out, name.empty() ? std::string("pmclog-report") : name);
+  if (name.empty()) name = "pmclog-report";
+  if (!o.caveat.empty()) name += " (" + o.caveat + ")";  // the title speedscope shows
+  pmclog::append_json_string(out, name);
   out += ",\"shared\":{\"frames\":[";
   // A frame is the symbol's own name, and where it is: the source file and line with
   // --lines, else the object, as speedscope's pmcstat importer does.

@@ -9,6 +9,7 @@ namespace report {
 
 struct SpeedscopeOptions {
   bool inlines = false;  // inlined calls as frames of their own
+  std::string caveat;    // what the stacks lack, after the file's name ("": nothing)
 };
 
 // One file for every profile of `in`.

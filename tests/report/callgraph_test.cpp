@@ -70,7 +70,8 @@ Stacks readable(const Stacks& folded, size_t depth, Stacks* lost = nullptr) {
   return out;
 }
 
-// pmcstat_cgnode_print's layout, restated: per event "@ EVENT [N samples]" and a blank line;
+// pmcstat_cgnode_print's layout, restated (ours adds "# Input: " and "# Note: " lines, each
+// then a blank line): per event "@ EVENT [N samples]" and a blank line;
 // per tree its lines then a blank line; a node line is DEPTH spaces, "100.0% " when its count
 // is its parent's (the event's at the top) or "%05.2f% " of it, " [COUNT] " padded with
 // spaces to 12 columns, DEPTH spaces, the name, optionally " @ OBJECT". Children follow their
@@ -95,7 +96,7 @@ std::map<std::string, uint64_t> check_layout(const std::string& text, size_t dep
       continue;
     }
     EXPECT_FALSE(blank_expected) << "line " << i << " should be blank: " << l;
-    if (l.rfind("# Input: ", 0) == 0) {
+    if (l.rfind("# Input: ", 0) == 0 || l.rfind("# Note: ", 0) == 0) {
       blank_expected = true;
       continue;
     }
@@ -344,6 +345,34 @@ TEST(Callgraph, ByFileHeadersAreIgnoredByTheReaders) {
     for (const auto& [s, n] : collapse(d, one.out)) want[s] += n;
   }
   EXPECT_EQ(collapse(d, r.out), want);
+}
+
+// Stacks that look cut at a depth limit: a '#' line says so, which the readers skip.
+TEST(Callgraph, CutStacksNoteIsIgnoredByTheReaders) {
+  reptest::ScratchDir d, empty;
+  std::vector<std::string> l{
+      R"({"type":"initialize","generation":"M10","byte_order":"little","address_width":8,"version":167772160,"arch":1024,"tsc_freq":1000000000,"cpuid":"cg","tsc":1000})",
+      R"({"type":"pmcallocatedyn","pmcid":4294053632,"event":131072,"flags":386,"rate":1000,"evname":"cpu-clock","tsc":1001})",
+      R"({"type":"procexec","pid":50,"pmcid":4294053632,"entryaddr":0,"dynaddr_hex":"0x1000000","path":"/usr/bin/prog","tsc":1004})"};
+  uint64_t tsc = 2000;
+  const auto add = [&](size_t frames) {
+    std::string s = R"({"type":"callchain","pid":50,"tid":100050,"pmcid":4294053632,"cpu":0,"usermode":1,"pcs_hex":[)";
+    for (size_t k = 0; k < frames; ++k) s += (k ? ",\"" : "\"") + hex(0x1000100ull + 0x100 * (k % 7)) + "\"";
+    l.push_back(s + R"(],"tsc":)" + std::to_string(tsc++) + "}");
+  };
+  for (size_t n = 2; n < 16; ++n) add(n);
+  for (int i = 0; i < 10; ++i) add(16);
+  l.push_back(R"({"type":"closelog","tsc":)" + std::to_string(tsc) + "}");
+  const std::string log = reptest::write_log(d, "cut.pmclog", l);
+  const auto r = report({"--format", "callgraph", "--sysroot", empty.str(), log});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string note =
+      "# Note: stacks of 10 samples probably cut at a depth limit of 16 frames\n\n";
+  ASSERT_EQ(r.out.rfind(note + "@ cpu-clock [24 samples]", 0), 0u) << r.out.substr(0, 200);
+  check_layout(r.out, 32);
+  const Stacks read = collapse(d, r.out);
+  EXPECT_FALSE(read.empty());
+  EXPECT_EQ(read, collapse(d, r.out.substr(note.size())));
 }
 
 TEST(Callgraph, NamesNeverBreakTheLayout) {

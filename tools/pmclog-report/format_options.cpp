@@ -67,7 +67,7 @@ FormatOptions format_options(const Config& cfg, const pmcprofile::ProfileView& i
   o.svg.event_frame = event_frame(OutputKind::svg, selected, sampled);
   o.svg.comm_frame = cfg.comm_frame;
   o.svg.inlines = inlines;
-  o.callgraph = {cfg.callgraph_depth, inlines};
+  o.callgraph = {cfg.callgraph_depth, inlines, {}};
   o.pprof = {cfg.profile.symbols.lines, inlines, {}};
   if (cut.samples != 0) o.pprof.comments.push_back(cut.caveat());
   o.speedscope.inlines = inlines;

@@ -84,9 +84,12 @@ void render(report::OutputKind kind, const pmcprofile::ProfileView& in,
       case OutputKind::folded:
         report::write_folded(p, in, o.folded, write);
         break;
-      case OutputKind::callgraph:
-        write(report::format_callgraph(p, in, o.callgraph));
+      case OutputKind::callgraph: {
+        report::CallgraphOptions c = o.callgraph;
+        c.caveat = o.caveats[k];
+        write(report::format_callgraph(p, in, c));
         break;
+      }
       default:
         break;
     }

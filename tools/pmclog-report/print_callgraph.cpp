@@ -156,6 +156,7 @@ std::string format_callgraph(const pmcprofile::Profile& p, const pmcprofile::Pro
   // --by-file: one header per input. It starts with '#', so stackcollapse-pmc.pl and
   // speedscope (both match lines by ^( *)[0-9.]+%  \[) skip it.
   if (!p.name.empty()) out += "# Input: " + pmclog::terminal_safe(p.name) + "\n\n";
+  if (!o.caveat.empty()) out += "# Note: " + o.caveat + "\n\n";
   for (uint32_t e : t.distinct_events.by_name) {
     const Tree& tree = trees[e];
     if (tree.nodes[0].count == 0) continue;

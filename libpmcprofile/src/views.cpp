@@ -63,9 +63,6 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
                                       std::span<const uint64_t> weight) {
   std::unordered_map<TopRow, size_t, TopRowKeyHash, TopRowKeyEq> index;
   std::vector<TopRow> rows;
-  // Per row, 1 + the leaf whose stack last added to its total: a row is counted once per
-  // stack however often it recurs, without searching the rows of a stack 64 frames deep.
-  std::vector<NodeId> counted_for;
   // Without the object in the key, one name is one row whatever object holds it (the same
   // function in two builds of a program, in a fleet view).
   std::vector<FunctionId> canon(t.functions.size());
@@ -74,57 +71,87 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
     for (FunctionId f = 0; f < t.functions.size(); ++f)
       canon[f] = by.object ? f : first.try_emplace(label(f), f).first->second;
   }
-  // A node's rows (one per function of its frame, innermost first) depend only on the node:
-  // they are found once, where the walks from every leaf to the root would look them up at
-  // each visit of the nodes they share.
-  constexpr uint32_t kNotYet = 0xFFFFFFFFu;
-  std::vector<uint32_t> rows_from(p.nodes.size(), kNotYet);  // the node's first in node_rows
+  const size_t n_nodes = p.nodes.size();
+  const std::vector<uint64_t> samples = through(p);  // a node none passes through makes no rows
+  // Children by parent, in id order.
+  std::vector<uint32_t> first_child(n_nodes + 1, 0);
+  for (const StackNode& s : p.nodes)
+    if (s.parent != kNoNode) ++first_child[s.parent + 1];
+  for (size_t n = 0; n < n_nodes; ++n) first_child[n + 1] += first_child[n];
+  std::vector<NodeId> children(first_child[n_nodes]);
+  {
+    std::vector<uint32_t> fill(first_child.begin(), first_child.end() - 1);
+    for (NodeId n = 0; n < n_nodes; ++n)
+      if (const NodeId up = p.nodes[n].parent; up != kNoNode) children[fill[up]++] = n;
+  }
+  // A node's rows (one per function of its frame, innermost first) depend only on the node.
+  constexpr uint32_t kNone = 0xFFFFFFFFu;
   std::vector<uint32_t> node_rows;
-  const auto rows_of = [&](NodeId at, const Context& c, uint32_t event) {
-    if (rows_from[at] == kNotYet) {
-      rows_from[at] = static_cast<uint32_t>(node_rows.size());
-      const auto& refs = t.frame_functions[p.nodes[at].value];
-      for (size_t i = refs.size(); i-- > 0;) {
-        const Function& f = t.functions[refs[i].id];
-        TopRow key;
-        key.event = event;
-        if (by.comm) key.comm = c.comm;
-        if (by.pid) key.pid = c.pid;
-        if (by.tid || by.thread) key.tid = c.tid;
-        if (by.thread) key.thread = c.thread;
-        if (by.object) {
-          key.object = f.object;
-          key.object_grouped = true;
-        }
-        if (by.symbol) key.function = canon[refs[i].id];
-        auto [it, fresh] = index.try_emplace(key, rows.size());
-        if (fresh) {
-          rows.push_back(key);
-          counted_for.push_back(0);
-        }
-        node_rows.push_back(static_cast<uint32_t>(it->second));
+  const auto rows_of = [&](NodeId at, const Context& c, uint32_t event, uint32_t& from) {
+    from = static_cast<uint32_t>(node_rows.size());
+    const auto& refs = t.frame_functions[p.nodes[at].value];
+    for (size_t i = refs.size(); i-- > 0;) {
+      const Function& f = t.functions[refs[i].id];
+      TopRow key;
+      key.event = event;
+      if (by.comm) key.comm = c.comm;
+      if (by.pid) key.pid = c.pid;
+      if (by.tid || by.thread) key.tid = c.tid;
+      if (by.thread) key.thread = c.thread;
+      if (by.object) {
+        key.object = f.object;
+        key.object_grouped = true;
       }
+      if (by.symbol) key.function = canon[refs[i].id];
+      auto [it, fresh] = index.try_emplace(key, rows.size());
+      if (fresh) rows.push_back(key);
+      node_rows.push_back(static_cast<uint32_t>(it->second));
     }
-    const uint32_t from = rows_from[at];
-    return std::span<const uint32_t>(node_rows.data() + from,
-                                     t.frame_functions[p.nodes[at].value].size());
+    return static_cast<uint32_t>(refs.size());
   };
-  for (NodeId leaf = 0; leaf < p.nodes.size(); ++leaf) {
-    if (p.self[leaf] == 0 || p.is_root(leaf)) continue;
-    const Context& c = t.context_of(p.context_of(leaf));
-    const uint64_t n = weight.empty() ? p.self[leaf] : p.self[leaf] * weight[c.event];
-    // One row set per event.
+  // One walk down each context's tree. A row's total is the samples through its outermost
+  // node on each path (what is under it is already counted), found by counting how often the
+  // row is open on the path: each sample counts once however often its stack recurses, and
+  // every node is visited once, where walking up from every leaf visited shared nodes again.
+  std::vector<uint32_t> open;  // by row
+  struct Step {
+    NodeId node;
+    uint32_t next;       // in children
+    uint32_t from, count;  // the node's rows in node_rows
+    uint32_t self_row;   // the innermost row at or above the node (kNone: none yet)
+    uint64_t weighted;   // samples through the node (x weight), complete when it is left
+  };
+  std::vector<Step> path;
+  for (NodeId root = 0; root < n_nodes; ++root) {
+    if (!p.is_root(root) || samples[root] == 0) continue;
+    const Context& c = t.context_of(p.nodes[root].value);
     const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];
-    bool first = true;
-    for (NodeId at = leaf; !p.is_root(at); at = p.nodes[at].parent) {
-      // Innermost function first: the leaf's innermost inlined call gets the self samples.
-      for (const uint32_t r : rows_of(at, c, event)) {
-        if (first) rows[r].self += n;
-        first = false;
-        if (counted_for[r] != leaf + 1) {
-          counted_for[r] = leaf + 1;
-          rows[r].total += n;
+    const uint64_t w = weight.empty() ? 1 : weight[c.event];
+    path.push_back({root, first_child[root], 0, 0, kNone, 0});
+    while (!path.empty()) {
+      Step& s = path.back();
+      if (s.next < first_child[s.node + 1]) {
+        const NodeId at = children[s.next++];
+        if (samples[at] == 0) continue;
+        Step in{at, first_child[at], 0, 0, s.self_row, p.self[at] * w};
+        in.count = rows_of(at, c, event, in.from);
+        node_rows.resize(in.from + in.count);  // rows_of's, kept only while the node is open
+        if (in.count != 0) in.self_row = node_rows[in.from];
+        // Innermost function first: the leaf's innermost inlined call gets the self samples
+        // (a frame without functions passes them to the nearest caller with one).
+        if (p.self[at] != 0 && in.self_row != kNone) rows[in.self_row].self += in.weighted;
+        if (open.size() < rows.size()) open.resize(rows.size(), 0);
+        for (uint32_t i = 0; i < in.count; ++i) ++open[node_rows[in.from + i]];
+        path.push_back(in);
+      } else {
+        for (uint32_t i = 0; i < s.count; ++i) {
+          const uint32_t r = node_rows[s.from + i];
+          if (--open[r] == 0) rows[r].total += s.weighted;
         }
+        node_rows.resize(s.from);
+        const uint64_t done = s.weighted;
+        path.pop_back();
+        if (!path.empty()) path.back().weighted += done;
       }
     }
   }
@@ -167,7 +194,12 @@ std::vector<TopRow> top_rows(const Profile& p, const Tables& t, const ObjectTabl
     const std::string& cb = b.comm == 0xFFFFFFFFu ? std::string() : t.comms[b.comm];
     if (ca != cb) return ca < cb;
     if (a.pid != b.pid) return a.pid < b.pid;
-    return a.tid < b.tid;
+    if (a.tid != b.tid) return a.tid < b.tid;
+    // Rows alike in all that is printed (two static functions of one name in one object):
+    // by id, first seen first, so that the order never depends on how the rows were found.
+    if (a.thread != b.thread) return a.thread < b.thread;
+    if (a.object != b.object) return a.object < b.object;
+    return a.function < b.function;
   });
   return rows;
 }

@@ -84,12 +84,16 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
     for (NodeId n = 0; n < n_nodes; ++n)
       if (const NodeId up = p.nodes[n].parent; up != kNoNode) children[fill[up]++] = n;
   }
-  // A node's rows (one per function of its frame, innermost first) depend only on the node.
+  // A frame's rows (one per function, innermost first) depend only on the frame and the
+  // context: found once per frame in each context's walk, not at each node of the frame.
   constexpr uint32_t kNone = 0xFFFFFFFFu;
-  std::vector<uint32_t> node_rows;
-  const auto rows_of = [&](NodeId at, const Context& c, uint32_t event, uint32_t& from) {
-    from = static_cast<uint32_t>(node_rows.size());
-    const auto& refs = t.frame_functions[p.nodes[at].value];
+  std::vector<uint32_t> frame_rows;  // the current walk's
+  std::vector<uint32_t> walked_in(t.frames.size(), kNone), rows_from(t.frames.size());
+  const auto rows_of = [&](FrameId frame, NodeId root, const Context& c, uint32_t event) {
+    if (walked_in[frame] == root) return rows_from[frame];
+    walked_in[frame] = root;
+    rows_from[frame] = static_cast<uint32_t>(frame_rows.size());
+    const auto& refs = t.frame_functions[frame];
     for (size_t i = refs.size(); i-- > 0;) {
       const Function& f = t.functions[refs[i].id];
       TopRow key;
@@ -105,9 +109,9 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
       if (by.symbol) key.function = canon[refs[i].id];
       auto [it, fresh] = index.try_emplace(key, rows.size());
       if (fresh) rows.push_back(key);
-      node_rows.push_back(static_cast<uint32_t>(it->second));
+      frame_rows.push_back(static_cast<uint32_t>(it->second));
     }
-    return static_cast<uint32_t>(refs.size());
+    return rows_from[frame];
   };
   // One walk down each context's tree. A row's total is the samples through its outermost
   // node on each path (what is under it is already counted), found by counting how often the
@@ -117,7 +121,7 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
   struct Step {
     NodeId node;
     uint32_t next;       // in children
-    uint32_t from, count;  // the node's rows in node_rows
+    uint32_t from, count;  // the node's rows in frame_rows
     uint32_t self_row;   // the innermost row at or above the node (kNone: none yet)
     uint64_t weighted;   // samples through the node (x weight), complete when it is left
   };
@@ -127,28 +131,29 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
     const Context& c = t.context_of(p.nodes[root].value);
     const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];
     const uint64_t w = weight.empty() ? 1 : weight[c.event];
+    frame_rows.clear();
     path.push_back({root, first_child[root], 0, 0, kNone, 0});
     while (!path.empty()) {
       Step& s = path.back();
       if (s.next < first_child[s.node + 1]) {
         const NodeId at = children[s.next++];
         if (samples[at] == 0) continue;
-        Step in{at, first_child[at], 0, 0, s.self_row, p.self[at] * w};
-        in.count = rows_of(at, c, event, in.from);
-        node_rows.resize(in.from + in.count);  // rows_of's, kept only while the node is open
-        if (in.count != 0) in.self_row = node_rows[in.from];
+        const FrameId frame = p.nodes[at].value;
+        Step in{at, first_child[at], rows_of(frame, root, c, event),
+                static_cast<uint32_t>(t.frame_functions[frame].size()), s.self_row,
+                p.self[at] * w};
+        if (in.count != 0) in.self_row = frame_rows[in.from];
         // Innermost function first: the leaf's innermost inlined call gets the self samples
         // (a frame without functions passes them to the nearest caller with one).
         if (p.self[at] != 0 && in.self_row != kNone) rows[in.self_row].self += in.weighted;
         if (open.size() < rows.size()) open.resize(rows.size(), 0);
-        for (uint32_t i = 0; i < in.count; ++i) ++open[node_rows[in.from + i]];
+        for (uint32_t i = 0; i < in.count; ++i) ++open[frame_rows[in.from + i]];
         path.push_back(in);
       } else {
         for (uint32_t i = 0; i < s.count; ++i) {
-          const uint32_t r = node_rows[s.from + i];
+          const uint32_t r = frame_rows[s.from + i];
           if (--open[r] == 0) rows[r].total += s.weighted;
         }
-        node_rows.resize(s.from);
         const uint64_t done = s.weighted;
         path.pop_back();
         if (!path.empty()) path.back().weighted += done;

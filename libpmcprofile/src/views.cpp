@@ -1,6 +1,7 @@
 #include "pmcprofile/views.h"
 
 #include "pmclog/text.h"
+#include "pmcprofile/child_lists.h"
 
 #include <boost/endian/conversion.hpp>
 
@@ -73,17 +74,8 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
   }
   const size_t n_nodes = p.nodes.size();
   const std::vector<uint64_t> samples = through(p);  // a node none passes through makes no rows
-  // Children by parent, in id order.
-  std::vector<uint32_t> first_child(n_nodes + 1, 0);
-  for (const StackNode& s : p.nodes)
-    if (s.parent != kNoNode) ++first_child[s.parent + 1];
-  for (size_t n = 0; n < n_nodes; ++n) first_child[n + 1] += first_child[n];
-  std::vector<NodeId> children(first_child[n_nodes]);
-  {
-    std::vector<uint32_t> fill(first_child.begin(), first_child.end() - 1);
-    for (NodeId n = 0; n < n_nodes; ++n)
-      if (const NodeId up = p.nodes[n].parent; up != kNoNode) children[fill[up]++] = n;
-  }
+  static_assert(ChildLists::kNoParent == kNoNode);
+  ChildLists children(n_nodes, [&](size_t n) { return p.nodes[n].parent; });
   // A frame's rows (one per function, innermost first) depend only on the frame and the
   // context: found once per frame in each context's walk, not at each node of the frame.
   constexpr uint32_t kNone = 0xFFFFFFFFu;
@@ -120,7 +112,7 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
   std::vector<uint32_t> open;  // by row
   struct Step {
     NodeId node;
-    uint32_t next;       // in children
+    uint32_t next;       // in the node's children
     uint32_t from, count;  // the node's rows in frame_rows
     uint32_t self_row;   // the innermost row at or above the node (kNone: none yet)
     uint64_t weighted;   // samples through the node (x weight), complete when it is left
@@ -132,14 +124,14 @@ std::vector<TopRow> top_rows_unsorted(const Profile& p, const Tables& t,
     const uint32_t event = t.distinct_events.first[t.distinct_events.of[c.event]];
     const uint64_t w = weight.empty() ? 1 : weight[c.event];
     frame_rows.clear();
-    path.push_back({root, first_child[root], 0, 0, kNone, 0});
+    path.push_back({root, 0, 0, 0, kNone, 0});
     while (!path.empty()) {
       Step& s = path.back();
-      if (s.next < first_child[s.node + 1]) {
-        const NodeId at = children[s.next++];
+      if (const auto kids = children.of(s.node); s.next < kids.size()) {
+        const NodeId at = kids[s.next++];
         if (samples[at] == 0) continue;
         const FrameId frame = p.nodes[at].value;
-        Step in{at, first_child[at], rows_of(frame, root, c, event),
+        Step in{at, 0, rows_of(frame, root, c, event),
                 static_cast<uint32_t>(t.frame_functions[frame].size()), s.self_row,
                 p.self[at] * w};
         if (in.count != 0) in.self_row = frame_rows[in.from];

@@ -3,26 +3,11 @@
 #include <algorithm>
 #include <span>
 
+#include "pmcprofile/child_lists.h"
 #include "svg_geometry.h"
 
 namespace report::svg {
 namespace {
-
-// Every node's children in one array (first[k] .. first[k + 1]), not a vector per node.
-class ChildLists {
- public:
-  explicit ChildLists(const std::vector<TreeNode>& nodes)
-      : first_(nodes.size() + 1, 0), kids_(nodes.empty() ? 0 : nodes.size() - 1) {
-    for (size_t k = 1; k < nodes.size(); ++k) ++first_[nodes[k].parent + 1];
-    for (size_t k = 0; k < nodes.size(); ++k) first_[k + 1] += first_[k];
-    std::vector<uint32_t> fill(first_.begin(), first_.end() - 1);
-    for (size_t k = 1; k < nodes.size(); ++k) kids_[fill[nodes[k].parent]++] = static_cast<uint32_t>(k);
-  }
-  std::span<uint32_t> of(uint32_t k) { return {kids_.data() + first_[k], first_[k + 1] - first_[k]}; }
-
- private:
-  std::vector<uint32_t> first_, kids_;
-};
 
 // Siblings sorted by name (flamegraph.pl's order: the picture does not change between
 // runs), inputs kept in the order given.
@@ -43,7 +28,10 @@ struct SiblingOrder {
 
 SvgLayout layout_frames(const FrameTree& tree, double width, double min_width) {
   const std::vector<TreeNode>& nodes = tree.nodes();
-  ChildLists children(nodes);
+  // The root (node 0) has no parent.
+  pmcprofile::ChildLists children(nodes.size(), [&](size_t k) {
+    return k == 0 ? pmcprofile::ChildLists::kNoParent : nodes[k].parent;
+  });
   SvgLayout out;
   out.samples = nodes[0].total;
   const double inner = width - 2 * kPad;

@@ -145,7 +145,7 @@ WholeFile read_all(const std::string& path) {
 // A table being read: its entries (names as offsets into the text being parsed) and the
 // modules named so far, the kernel's own text first.
 struct Building {
-  std::vector<KernelSymbols::Entry> entries;
+  KernelSymbols::Entries entries;
   std::vector<std::string_view> modules{std::string_view()};
   // `m`'s index ("" is 0), or none past the 65,535th module.
   std::optional<uint16_t> module_id(std::string_view m) {

@@ -28,8 +28,15 @@ QueueItem* ReorderWindow::take_block() {
   }
   // Not value-initialized: every item is written before it is read, and zeroing would touch
   // every page of a block that may stay half used.
-  blocks_.push_back(std::make_unique_for_overwrite<QueueItem[]>(kBlock));
-  return blocks_.back().get();
+  if (singles_.size() < kSingles) {
+    singles_.push_back(std::make_unique_for_overwrite<QueueItem[]>(kBlock));
+    return singles_.back().get();
+  }
+  if (chunks_.empty() || carved_ == kChunk) {
+    chunks_.emplace_back(kChunk * kBlock);
+    carved_ = 0;
+  }
+  return chunks_.back().data() + kBlock * carved_++;
 }
 
 void ReorderWindow::append(Run& run, const QueueItem& it) {

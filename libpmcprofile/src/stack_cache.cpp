@@ -96,7 +96,7 @@ void StackCache::invalidate() {
 }
 
 void StackCache::grow() {
-  std::vector<Slot> old = std::move(index_);
+  std::vector<Slot, BigPages<Slot>> old = std::move(index_);
   index_.assign(std::max<size_t>(1024, old.size() * 2), Slot{});
   const size_t mask = index_.size() - 1;
   for (const Slot& e : old) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "pmcprofile/big_pages.h"
 #include "pmcprofile/profile.h"
 
 namespace pmcprofile {
@@ -68,10 +69,10 @@ class StackCache {
   static constexpr uint64_t kMaxReserve = uint64_t{1} << 20;  // words and frame ids: 12 MiB
 
   size_t count_ = 0;
-  std::vector<uint64_t> arena_;
-  std::vector<FrameId> frames_;
+  std::vector<uint64_t, BigPages<uint64_t>> arena_;
+  std::vector<FrameId, BigPages<FrameId>> frames_;
   std::vector<uint64_t> addresses_;  // of the stacks whose addresses are not their pcs
-  std::vector<Slot> index_;  // open addressing by hash
+  std::vector<Slot, BigPages<Slot>> index_;  // open addressing by hash
   uint32_t gen_ = 1;
   size_t miss_at_ = 0;  // the free slot find() stopped at
   uint64_t miss_hash_ = 0;

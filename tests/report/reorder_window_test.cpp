@@ -113,14 +113,15 @@ TEST(ReorderWindow, AheadPointsIntoThePoppedRun) {
   EXPECT_EQ(w.oldest_offset(0), 0u);
 }
 
-// Runs long enough to span many of the window's blocks: every item comes out once, in order,
-// with the items kFar and kNear after it as its lookahead, across the blocks' edges; and a
-// second fill and drain, over the blocks the first one served, does the same.
+// Runs long enough to span many of the window's blocks, the first ones on their own and the
+// rest carved from more than one chunk: every item comes out once, in order, with the items
+// kFar and kNear after it as its lookahead, across the blocks' edges; and a second fill and
+// drain, over the blocks the first one served, does the same.
 TEST(ReorderWindow, LongRunsAcrossBlocksKeepOrderAndLookahead) {
   std::vector<Held> pool;
   ReorderWindow w(pool);
   for (int round = 0; round < 2; ++round) {
-    const uint64_t n = 5000;
+    const uint64_t n = 15000;  // 30,000 items: 59 blocks
     // Two runs: the odd keys, then the even ones (each below the first run's last).
     for (uint64_t i = 0; i < n; ++i) w.push(item(2 * i + 1, i, QueueItem::kInline));
     for (uint64_t i = 0; i < n; ++i) w.push(item(2 * i, n + i, QueueItem::kInline));

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pmcprofile/big_pages.h"
+
 namespace pmcprofile {
 
 inline constexpr const char* kKallsymsPath = "/proc/kallsyms";
@@ -35,9 +37,10 @@ class KernelSymbols {
     uint16_t name_size;
     uint16_t module;     // in modules(): 0 is the kernel's own text
   };
+  using Entries = std::vector<Entry, BigPages<Entry>>;
   KernelSymbols() = default;
   // `text` (held by `owner`) is where entries' names lie; modules[0] must be "".
-  KernelSymbols(std::shared_ptr<const void> owner, const char* text, std::vector<Entry> entries,
+  KernelSymbols(std::shared_ptr<const void> owner, const char* text, Entries entries,
                 std::vector<std::string_view> modules)
       : owner_(std::move(owner)), text_(text), entries_(std::move(entries)),
         modules_(std::move(modules)) {}
@@ -56,7 +59,7 @@ class KernelSymbols {
  private:
   std::shared_ptr<const void> owner_;  // whatever holds the text
   const char* text_ = nullptr;
-  std::vector<Entry> entries_;
+  Entries entries_;
   std::vector<std::string_view> modules_;
 };
 

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "pmcprofile/big_pages.h"
+
 namespace pmcprofile {
 
 class NodeIndex {
@@ -44,7 +46,7 @@ class NodeIndex {
     return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
   }
   void grow(size_t cap) {
-    std::vector<Slot> old(cap);
+    std::vector<Slot, BigPages<Slot>> old(cap);
     old.swap(slots_);
     mask_ = cap - 1;
     shift_ = 64;
@@ -57,7 +59,7 @@ class NodeIndex {
     }
   }
 
-  std::vector<Slot> slots_ = std::vector<Slot>(16);
+  std::vector<Slot, BigPages<Slot>> slots_ = std::vector<Slot, BigPages<Slot>>(16);
   size_t mask_ = 15;
   int shift_ = 60;  // 64 - log2(slots)
   size_t size_ = 0;

@@ -185,9 +185,10 @@ void SymbolIndex::expect(std::vector<uint64_t> at) {
 // all). dwfl_module_addrinfo (elfutils 0.188) searches the global symbols first and the local
 // ones only when no global sized symbol covers the address (and no global label starts
 // exactly there); among the sized symbols covering it, table order decides, with the rule of
-// `consider`. Labels (sizeless symbols) only count when no sized symbol covers, and what they
-// give depends on sections: those addresses are left to libdwfl, unless no label starts at or
-// below them, when the answer is none. (libdwfl also tries a second start for a symbol read
+// `consider`. Labels (sizeless symbols) only count when no sized symbol covers, and only a
+// label in the address's section that no symbol at or below the address reaches past (an
+// absolute one only at its own address): where one may count, the address is left to
+// libdwfl; where none can, the answer is none. (libdwfl also tries a second start for a symbol read
 // through a function descriptor, on 64-bit PowerPC's ELFv1: that start lies in .opd, data no
 // sample is taken in.)
 namespace {
@@ -215,8 +216,11 @@ void SymbolIndex::settle_together(std::vector<uint64_t>& at) {
   const int first_global = dwfl_module_getsymtab_first_global(mod_);
   if (n <= 0 || first_global < 0) return;
   std::vector<Closest> best(at.size());
-  std::vector<char> label_here(at.size(), 0), searched(at.size(), 1);
-  uint64_t lowest_label = UINT64_MAX;  // of the symbols searched
+  std::vector<char> label_here(at.size(), 0), searched(at.size(), 1), any_label_here(at.size(), 0);
+  // For the addresses from at[k] on (maxima over k then give each address its own): how far
+  // the symbols starting at or below it reach, and the highest label in a section there.
+  std::vector<uint64_t> reach(at.size(), 0), label(at.size(), 0);
+  std::vector<char> labelled(at.size(), 0);
   const auto search = [&](int from, int to, bool globals) {
     for (int i = from; i < to; ++i) {
       GElf_Sym sym;
@@ -224,9 +228,19 @@ void SymbolIndex::settle_together(std::vector<uint64_t>& at) {
       const char* name = dwfl_module_getsym_info(mod_, i, &sym, &value, nullptr, nullptr, nullptr);
       if (!candidate(name, sym)) continue;
       size_t k = static_cast<size_t>(std::lower_bound(at.begin(), at.end(), value) - at.begin());
+      if (k == at.size()) continue;  // above every address asked
+      reach[k] = std::max<uint64_t>(reach[k], value + sym.st_size);
       if (sym.st_size == 0) {
-        lowest_label = std::min<uint64_t>(lowest_label, value);
-        if (globals && k < at.size() && at[k] == value) label_here[k] = 1;
+        if (at[k] == value) {
+          any_label_here[k] = 1;
+          if (globals) label_here[k] = 1;
+        }
+        // An absolute label only ever names its own address (sections from SHN_LORESERVE
+        // up, except the escape to the extended index, are no section).
+        if (sym.st_shndx < SHN_LORESERVE || sym.st_shndx == SHN_XINDEX) {
+          label[k] = labelled[k] ? std::max<uint64_t>(label[k], value) : value;
+          labelled[k] = 1;
+        }
         continue;
       }
       for (; k < at.size() && at[k] - value < sym.st_size; ++k)
@@ -241,11 +255,19 @@ void SymbolIndex::settle_together(std::vector<uint64_t>& at) {
     locals = locals || searched[k];
   }
   if (locals && first_global > 1) search(1, first_global, false);
+  uint64_t reached = 0, highest_label = 0;
+  bool any_label = false;
   for (size_t k = 0; k < at.size(); ++k) {
-    if (best[k].name != nullptr)
+    reached = std::max(reached, reach[k]);
+    if (labelled[k]) highest_label = any_label ? std::max(highest_label, label[k]) : label[k];
+    any_label = any_label || labelled[k];
+    if (best[k].name != nullptr) {
       early_.emplace_back(at[k], Answer{best[k].name, best[k].value});
-    else if (lowest_label > at[k])  // no label to fall back on: none, as libdwfl finds
+    } else if (!any_label_here[k] && (!any_label || reached > highest_label)) {
+      // libdwfl falls back only on a label no symbol at or below the address reaches past
+      // (its min_label), in the address's section: none here, as libdwfl finds.
       early_.emplace_back(at[k], Answer{nullptr, 0});
+    }
   }
   std::sort(early_.begin(), early_.end(),
             [](const auto& x, const auto& y) { return x.first < y.first; });

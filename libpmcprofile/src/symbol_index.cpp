@@ -49,6 +49,13 @@ int binding_rank(const GElf_Sym& sym) {
 
 // A sized symbol's range, and which symbol libdwfl names there when this range alone covers
 // an address.
+// Where the symbols libdwfl considers end (value, value + size), and its labels in a section:
+// past the highest label below an address, a symbol reaching further leaves it no fallback.
+struct SymbolIndex::Reaches {
+  std::vector<std::pair<uint64_t, uint64_t>> ends;
+  std::vector<uint64_t> labels;
+};
+
 struct SymbolIndex::Range {
   uint64_t from, to;
   int index;             // in the module's table: libdwfl's search order
@@ -64,7 +71,7 @@ void SymbolIndex::build() {
   std::vector<Elf*> elves;
   std::vector<Range> sized;
   std::vector<uint64_t> sizeless;  // values of symbols without a size
-  uint64_t lowest_label = UINT64_MAX;  // of those libdwfl may fall back on, in a section
+  Reaches reach;  // of the symbols libdwfl considers, and its labels in a section
   bool wraps = false;
   const int n = dwfl_module_getsymtab(mod);
   for (int i = 0; i < n; ++i) {
@@ -75,10 +82,12 @@ void SymbolIndex::build() {
     Dwarf_Addr bias = 0;
     const char* name = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
     if (name == nullptr) continue;
+    if (candidate(name, sym) && value + sym.st_size >= value) {
+      reach.ends.push_back({value, value + sym.st_size});
+      if (sym.st_size == 0 && shndx < SHN_LORESERVE) reach.labels.push_back(value);
+    }
     if (sym.st_size == 0) {
       sizeless.push_back(value);
-      if (candidate(name, sym) && shndx < SHN_LORESERVE)
-        lowest_label = std::min<uint64_t>(lowest_label, value);
     } else if (value + sym.st_size < value) {
       wraps = true;
     } else {
@@ -102,7 +111,7 @@ void SymbolIndex::build() {
   b.erase(std::unique(b.begin(), b.end()), b.end());
   starts_ = std::move(b);
   answer_.assign(starts_.size(), -1);
-  if (!wraps) settle_single_ranges(sized, sizeless, lowest_label);
+  if (!wraps) settle_single_ranges(sized, sizeless, reach);
 }
 
 // Where every sized symbol covering an interval has the same range (one function, often under
@@ -111,13 +120,14 @@ void SymbolIndex::build() {
 // the local ones only when no global one covers; sizeless labels only when nothing sized
 // covers. One exception: a global sizeless symbol at exactly the address makes libdwfl skip
 // the locals, so those one-address intervals are left to it, as is every interval with
-// different ranges over it. Where no sized symbol covers, libdwfl falls back on a label at or
-// below the address in its section (or, in no section, exactly at it): below the lowest
-// label in a section, with no sizeless symbol exactly there, the answer is none. That is
-// most of a stripped program's text (its static functions are in no table). SymbolIndex's
-// test checks the answers against libdwfl's.
+// different ranges over it. Where no sized symbol covers, libdwfl falls back on the highest
+// label at or below the address in its section (or, in no section, exactly at it) unless a
+// symbol at or below the address reaches past that label: where one does, or no label lies
+// below, and no sizeless symbol starts exactly there, the answer is none. That is most of a
+// stripped program's text (its static functions are in no table). SymbolIndex's test checks
+// the answers against libdwfl's.
 void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless,
-                                       uint64_t lowest_label) {
+                                       Reaches& reach) {
   std::sort(sized.begin(), sized.end(), [](const Range& x, const Range& y) {
     return x.from != y.from ? x.from < y.from : x.to != y.to ? x.to < y.to : x.index < y.index;
   });
@@ -150,6 +160,10 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
   }
   std::sort(events.begin(), events.end(), [](const Event& x, const Event& y) { return x.at < y.at; });
   std::sort(sizeless.begin(), sizeless.end());
+  std::sort(reach.ends.begin(), reach.ends.end());
+  std::sort(reach.labels.begin(), reach.labels.end());
+  size_t next_end = 0, next_label = 0;
+  uint64_t reached = 0;  // by the symbols at or below the interval's start
   int32_t none = -1;  // the answer "no symbol", once
   // Every event is at an interval start. With one range covering, the XOR of the covering
   // ids is its id.
@@ -162,10 +176,15 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
       ids ^= events[e].id;
     }
     const bool label_here = std::binary_search(sizeless.begin(), sizeless.end(), starts_[k]);
+    for (; next_end < reach.ends.size() && reach.ends[next_end].first <= starts_[k]; ++next_end)
+      reached = std::max(reached, reach.ends[next_end].second);
+    while (next_label < reach.labels.size() && reach.labels[next_label] <= starts_[k]) ++next_label;
+    // libdwfl's fallback: the highest label at or below, unless a symbol reaches past it.
+    const bool no_label = next_label == 0 || reached > reach.labels[next_label - 1];
     if (covering == 1 && ranges[ids].candidate && !label_here) {
       answer_[k] = static_cast<int32_t>(answers_.size());
       answers_.push_back(ranges[ids].answer);
-    } else if (covering == 0 && !label_here && starts_[k] < lowest_label) {
+    } else if (covering == 0 && !label_here && no_label) {
       if (none < 0) {
         none = static_cast<int32_t>(answers_.size());
         answers_.push_back({nullptr, 0});

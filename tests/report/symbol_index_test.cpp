@@ -106,8 +106,10 @@ size_t compare_everywhere(const std::string& path) {
   };
   pmcprofile::SymbolIndex index(o.mod);
   for (size_t k = 0; k < probes.size(); ++k) check(k, index.find(probes[k]), "index");
-  // Most addresses lie in one function: the index answers them without libdwfl's walk.
-  EXPECT_LT(index.libdwfl_lookups() * 4, probes.size()) << path;
+  // Most addresses lie in one function, or in a gap no label below can name: the index
+  // answers them without libdwfl's walk. (Counting a label that a symbol above it reaches
+  // past left a thousand gaps of libc's and of this program to libdwfl, a walk each.)
+  EXPECT_LT(index.libdwfl_lookups() * 20, probes.size()) << path;
 
   // The same addresses a few at a time, each few announced to a new index: settled together
   // in one walk, or left to libdwfl.

@@ -1,6 +1,6 @@
 // Large spans come on huge page boundaries with the huge page advice, keep what they hold as
-// a vector grows through them, and are kept for reuse up to a bound; past it they are
-// unmapped. Small spans come from the heap.
+// a vector grows through them, and are kept for reuse up to a bound; past it, and above the
+// size of any table asked for again, they are unmapped. Small spans come from the heap.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
@@ -97,6 +97,15 @@ TEST(BigPages, PastTheBoundSpansGivenBackAreUnmapped) {
   EXPECT_EQ(bp::kept_bytes(), still * bytes);
   bp::release_kept();
   for (const char* p : where) EXPECT_FALSE(is_mapped(p, bytes));
+  // A span larger than any table asks for again (a grown array's old one) is not kept.
+  const size_t large = size_t{16} << 20;
+  const char* at = nullptr;
+  {
+    BigArray<char> a(large);
+    at = a.data();
+  }
+  EXPECT_FALSE(is_mapped(at, large));
+  EXPECT_EQ(bp::kept_bytes(), 0u);
 }
 
 }  // namespace

@@ -56,13 +56,14 @@ bool keep(void* p, size_t size) {
 void* map(size_t bytes) {
   const size_t size = rounded(bytes);
   if (void* p = take_kept(size)) return p;
-  void* raw = ::mmap(nullptr, size + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* raw = ::mmap(nullptr, size + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   const auto start = reinterpret_cast<uintptr_t>(raw);
   const uintptr_t aligned = (start + kHuge - 1) / kHuge * kHuge;
   if (aligned != start) ::munmap(raw, aligned - start);
-  const uintptr_t end = start + size + kHuge;
-  if (end != aligned + size) ::munmap(reinterpret_cast<void*>(aligned + size), end - aligned - size);
+  const uintptr_t end = start + size + kHuge, used = aligned + size;
+  if (end != used) ::munmap(reinterpret_cast<void*>(used), end - used);
   auto* p = reinterpret_cast<void*>(aligned);
   ::madvise(p, size, MADV_HUGEPAGE);
   return p;

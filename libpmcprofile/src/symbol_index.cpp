@@ -47,8 +47,6 @@ int binding_rank(const GElf_Sym& sym) {
 
 }  // namespace
 
-// A sized symbol's range, and which symbol libdwfl names there when this range alone covers
-// an address.
 // Where the symbols libdwfl considers end (value, value + size), and its labels in a section:
 // past the highest label below an address, a symbol reaching further leaves it no fallback.
 struct SymbolIndex::Reaches {
@@ -56,6 +54,8 @@ struct SymbolIndex::Reaches {
   std::vector<uint64_t> labels;
 };
 
+// A sized symbol's range, and which symbol libdwfl names there when this range alone covers
+// an address.
 struct SymbolIndex::Range {
   uint64_t from, to;
   int index;             // in the module's table: libdwfl's search order
@@ -207,9 +207,9 @@ void SymbolIndex::expect(std::vector<uint64_t> at) {
 // `consider`. Labels (sizeless symbols) only count when no sized symbol covers, and only a
 // label in the address's section that no symbol at or below the address reaches past (an
 // absolute one only at its own address): where one may count, the address is left to
-// libdwfl; where none can, the answer is none. (libdwfl also tries a second start for a symbol read
-// through a function descriptor, on 64-bit PowerPC's ELFv1: that start lies in .opd, data no
-// sample is taken in.)
+// libdwfl; where none can, the answer is none. (libdwfl also tries a second start for a
+// symbol read through a function descriptor, on 64-bit PowerPC's ELFv1: that start lies in
+// .opd, data no sample is taken in.)
 namespace {
 
 struct Closest {

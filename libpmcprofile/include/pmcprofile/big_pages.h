@@ -2,8 +2,9 @@
 // kernel's symbol table, a profile's index. Spans of a megabyte or more are mapped on 2 MiB
 // boundaries with transparent huge pages asked for, so that filling one costs one page fault
 // where 4 KiB pages cost 512 (a 20,038-sample report: 1,930 faults -> 752). Spans of up to
-// 8 MiB given back are kept, up to 64 MiB in all, for the next ask of their size. Smaller spans and AddressSanitizer
-// builds use the heap; a kernel without transparent huge pages gives ordinary pages.
+// 8 MiB given back are kept, up to 64 MiB in all, for the next ask of their size. Smaller
+// spans and AddressSanitizer builds use the heap; a kernel without transparent huge pages
+// gives ordinary pages.
 #pragma once
 
 #include <cstddef>

@@ -35,6 +35,12 @@ bool candidate(const char* name, const GElf_Sym& sym) {
          type != STT_FILE && type != STT_TLS;
 }
 
+// A label (sizeless symbol) libdwfl may fall back on away from its own address: one in a
+// section. Sections from SHN_LORESERVE up are none, except the escape to the extended index.
+bool section_label(const GElf_Sym& sym) {
+  return sym.st_size == 0 && (sym.st_shndx < SHN_LORESERVE || sym.st_shndx == SHN_XINDEX);
+}
+
 // libdwfl's preference among symbols at the same address: global, then weak, then local.
 int binding_rank(const GElf_Sym& sym) {
   switch (GELF_ST_BIND(sym.st_info)) {
@@ -45,14 +51,50 @@ int binding_rank(const GElf_Sym& sym) {
   }
 }
 
-}  // namespace
+// libdwfl's fallback for an address no sized symbol covers (its min_label): the highest label
+// at or below the address in its section, unless a symbol at or below the address reaches
+// past that label. Given every symbol libdwfl considers, this tells which of some ascending
+// addresses no label can name.
+class LabelReach {
+ public:
+  explicit LabelReach(const std::vector<uint64_t>& at)
+      : at_(at), reach_(at.size(), 0), label_(at.size(), 0), labelled_(at.size(), 0) {}
+  // A symbol libdwfl considers; `label`: sizeless, in a section. Returns the index of the
+  // first address at or above its value.
+  size_t add(uint64_t value, uint64_t size, bool label) {
+    const auto k =
+        static_cast<size_t>(std::lower_bound(at_.begin(), at_.end(), value) - at_.begin());
+    if (k == at_.size()) return k;  // above every address
+    reach_[k] = std::max<uint64_t>(reach_[k], value + size);
+    if (label) {
+      label_[k] = labelled_[k] ? std::max(label_[k], value) : value;
+      labelled_[k] = 1;
+    }
+    return k;
+  }
+  // Per address: no label can name it.
+  std::vector<char> unnamed() const {
+    std::vector<char> out(at_.size());
+    uint64_t reached = 0, highest = 0;
+    bool any = false;
+    for (size_t k = 0; k < at_.size(); ++k) {
+      reached = std::max(reached, reach_[k]);
+      if (labelled_[k]) highest = any ? std::max(highest, label_[k]) : label_[k];
+      any = any || labelled_[k];
+      out[k] = !any || reached > highest;
+    }
+    return out;
+  }
 
-// Where the symbols libdwfl considers end (value, value + size), and its labels in a section:
-// past the highest label below an address, a symbol reaching further leaves it no fallback.
-struct SymbolIndex::Reaches {
-  std::vector<std::pair<uint64_t, uint64_t>> ends;
-  std::vector<uint64_t> labels;
+ private:
+  const std::vector<uint64_t>& at_;
+  // Of the symbols whose value is above at_[k - 1] and at most at_[k]: how far they reach, and
+  // the highest label among them.
+  std::vector<uint64_t> reach_, label_;
+  std::vector<char> labelled_;
 };
+
+}  // namespace
 
 // A sized symbol's range, and which symbol libdwfl names there when this range alone covers
 // an address.
@@ -71,7 +113,11 @@ void SymbolIndex::build() {
   std::vector<Elf*> elves;
   std::vector<Range> sized;
   std::vector<uint64_t> sizeless;  // values of symbols without a size
-  Reaches reach;  // of the symbols libdwfl considers, and its labels in a section
+  struct Considered {
+    uint64_t value, size;
+    bool label;
+  };
+  std::vector<Considered> considered;  // for LabelReach, once the intervals are known
   bool wraps = false;
   const int n = dwfl_module_getsymtab(mod);
   for (int i = 0; i < n; ++i) {
@@ -82,10 +128,8 @@ void SymbolIndex::build() {
     Dwarf_Addr bias = 0;
     const char* name = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
     if (name == nullptr) continue;
-    if (candidate(name, sym) && value + sym.st_size >= value) {
-      reach.ends.push_back({value, value + sym.st_size});
-      if (sym.st_size == 0 && shndx < SHN_LORESERVE) reach.labels.push_back(value);
-    }
+    if (candidate(name, sym))
+      considered.push_back({value, sym.st_size, section_label(sym)});
     if (sym.st_size == 0) {
       sizeless.push_back(value);
     } else if (value + sym.st_size < value) {
@@ -111,7 +155,10 @@ void SymbolIndex::build() {
   b.erase(std::unique(b.begin(), b.end()), b.end());
   starts_ = std::move(b);
   answer_.assign(starts_.size(), -1);
-  if (!wraps) settle_single_ranges(sized, sizeless, reach);
+  if (wraps) return;
+  LabelReach reach(starts_);
+  for (const Considered& c : considered) reach.add(c.value, c.size, c.label);
+  settle_single_ranges(sized, sizeless, reach.unnamed());
 }
 
 // Where every sized symbol covering an interval has the same range (one function, often under
@@ -127,7 +174,7 @@ void SymbolIndex::build() {
 // stripped program's text (its static functions are in no table). SymbolIndex's test checks
 // the answers against libdwfl's.
 void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless,
-                                       Reaches& reach) {
+                                       const std::vector<char>& unnamed) {
   std::sort(sized.begin(), sized.end(), [](const Range& x, const Range& y) {
     return x.from != y.from ? x.from < y.from : x.to != y.to ? x.to < y.to : x.index < y.index;
   });
@@ -160,10 +207,6 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
   }
   std::sort(events.begin(), events.end(), [](const Event& x, const Event& y) { return x.at < y.at; });
   std::sort(sizeless.begin(), sizeless.end());
-  std::sort(reach.ends.begin(), reach.ends.end());
-  std::sort(reach.labels.begin(), reach.labels.end());
-  size_t next_end = 0, next_label = 0;
-  uint64_t reached = 0;  // by the symbols at or below the interval's start
   int32_t none = -1;  // the answer "no symbol", once
   // Every event is at an interval start. With one range covering, the XOR of the covering
   // ids is its id.
@@ -176,15 +219,10 @@ void SymbolIndex::settle_single_ranges(std::vector<Range>& sized, std::vector<ui
       ids ^= events[e].id;
     }
     const bool label_here = std::binary_search(sizeless.begin(), sizeless.end(), starts_[k]);
-    for (; next_end < reach.ends.size() && reach.ends[next_end].first <= starts_[k]; ++next_end)
-      reached = std::max(reached, reach.ends[next_end].second);
-    while (next_label < reach.labels.size() && reach.labels[next_label] <= starts_[k]) ++next_label;
-    // libdwfl's fallback: the highest label at or below, unless a symbol reaches past it.
-    const bool no_label = next_label == 0 || reached > reach.labels[next_label - 1];
     if (covering == 1 && ranges[ids].candidate && !label_here) {
       answer_[k] = static_cast<int32_t>(answers_.size());
       answers_.push_back(ranges[ids].answer);
-    } else if (covering == 0 && !label_here && no_label) {
+    } else if (covering == 0 && !label_here && unnamed[k]) {
       if (none < 0) {
         none = static_cast<int32_t>(answers_.size());
         answers_.push_back({nullptr, 0});
@@ -236,29 +274,18 @@ void SymbolIndex::settle_together(std::vector<uint64_t>& at) {
   if (n <= 0 || first_global < 0) return;
   std::vector<Closest> best(at.size());
   std::vector<char> label_here(at.size(), 0), searched(at.size(), 1), any_label_here(at.size(), 0);
-  // For the addresses from at[k] on (maxima over k then give each address its own): how far
-  // the symbols starting at or below it reach, and the highest label in a section there.
-  std::vector<uint64_t> reach(at.size(), 0), label(at.size(), 0);
-  std::vector<char> labelled(at.size(), 0);
+  LabelReach reach(at);
   const auto search = [&](int from, int to, bool globals) {
     for (int i = from; i < to; ++i) {
       GElf_Sym sym;
       GElf_Addr value = 0;
       const char* name = dwfl_module_getsym_info(mod_, i, &sym, &value, nullptr, nullptr, nullptr);
       if (!candidate(name, sym)) continue;
-      size_t k = static_cast<size_t>(std::lower_bound(at.begin(), at.end(), value) - at.begin());
-      if (k == at.size()) continue;  // above every address asked
-      reach[k] = std::max<uint64_t>(reach[k], value + sym.st_size);
+      size_t k = reach.add(value, sym.st_size, section_label(sym));
       if (sym.st_size == 0) {
-        if (at[k] == value) {
+        if (k < at.size() && at[k] == value) {
           any_label_here[k] = 1;
           if (globals) label_here[k] = 1;
-        }
-        // An absolute label only ever names its own address (sections from SHN_LORESERVE
-        // up, except the escape to the extended index, are no section).
-        if (sym.st_shndx < SHN_LORESERVE || sym.st_shndx == SHN_XINDEX) {
-          label[k] = labelled[k] ? std::max<uint64_t>(label[k], value) : value;
-          labelled[k] = 1;
         }
         continue;
       }
@@ -274,19 +301,12 @@ void SymbolIndex::settle_together(std::vector<uint64_t>& at) {
     locals = locals || searched[k];
   }
   if (locals && first_global > 1) search(1, first_global, false);
-  uint64_t reached = 0, highest_label = 0;
-  bool any_label = false;
+  const std::vector<char> unnamed = reach.unnamed();
   for (size_t k = 0; k < at.size(); ++k) {
-    reached = std::max(reached, reach[k]);
-    if (labelled[k]) highest_label = any_label ? std::max(highest_label, label[k]) : label[k];
-    any_label = any_label || labelled[k];
-    if (best[k].name != nullptr) {
+    if (best[k].name != nullptr)
       early_.emplace_back(at[k], Answer{best[k].name, best[k].value});
-    } else if (!any_label_here[k] && (!any_label || reached > highest_label)) {
-      // libdwfl falls back only on a label no symbol at or below the address reaches past
-      // (its min_label), in the address's section: none here, as libdwfl finds.
+    else if (!any_label_here[k] && unnamed[k])  // no label to fall back on: none, as libdwfl finds
       early_.emplace_back(at[k], Answer{nullptr, 0});
-    }
   }
   std::sort(early_.begin(), early_.end(),
             [](const auto& x, const auto& y) { return x.first < y.first; });

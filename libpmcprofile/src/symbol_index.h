@@ -52,11 +52,10 @@ class SymbolIndex {
     uint64_t value;
   };
   struct Range;
-  struct Reaches;
   Found ask_libdwfl(uint64_t at);
   void build();
   void settle_single_ranges(std::vector<Range>& sized, std::vector<uint64_t>& sizeless,
-                            Reaches& reach);
+                            const std::vector<char>& unnamed);
   void settle_together(std::vector<uint64_t>& at);
   Dwfl_Module* mod_;
   std::vector<uint64_t> starts_;  // sorted, unique, starts_[0] == 0: interval k is [starts_[k], starts_[k+1])

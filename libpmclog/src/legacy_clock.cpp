@@ -15,15 +15,19 @@ int64_t max_wraps(uint32_t nsec) {
 }  // namespace
 
 int64_t LegacyClock::since_first_slow(uint32_t sec, uint32_t nsec) {
+  const auto sec_ = static_cast<uint32_t>(last_ >> 32), nsec_ = static_cast<uint32_t>(last_);
   const int64_t base = int64_t{sec} * kNsPerSec + nsec;  // the header as stored: no wrap
   if (!started_) {
     started_ = true;
-    first_sec_ = sec_ = sec;
-    first_nsec_ = nsec_ = nsec;
+    first_sec_ = sec;
+    first_nsec_ = nsec;
+    last_ = uint64_t{sec} << 32 | nsec;
     wraps_ = 0;
-    at_ = first_ = base;
+    first_ = base;
+    wrap_start_ = -int64_t{nsec};
     return 0;
   }
+  int64_t at = first_ + wrap_start_ + nsec_;  // the previous record's time
   if (!wraps_known_ && sec != sec_) {
     // The log leaves its first second, whose records were counted from 0 wraps. When the
     // record before can lie within half a wrap of that second's end and this one within half
@@ -36,21 +40,21 @@ int64_t LegacyClock::since_first_slow(uint32_t sec, uint32_t nsec) {
       int64_t shift = latest - wraps_;
       if (shift > max_wraps(first_nsec_)) shift = max_wraps(first_nsec_);
       if (shift > 0) {
-        at_ += shift * kLegacyNsecWrap;
+        at += shift * kLegacyNsecWrap;
         first_ += shift * kLegacyNsecWrap;
         wraps_ += shift;
       }
     }
   }
   // The wrap count that puts this record nearest the previous one.
-  const int64_t ahead = at_ - base;
+  const int64_t ahead = at - base;
   int64_t k = ahead <= 0 ? 0 : (ahead + kLegacyNsecWrap / 2) / kLegacyNsecWrap;
   if (k > max_wraps(nsec)) k = max_wraps(nsec);
-  at_ = base + k * kLegacyNsecWrap;
-  sec_ = sec;
-  nsec_ = nsec;
+  at = base + k * kLegacyNsecWrap;
+  last_ = uint64_t{sec} << 32 | nsec;
   wraps_ = k;
-  return at_ - first_;
+  wrap_start_ = at - first_ - nsec;
+  return at - first_;
 }
 
 }  // namespace pmclog

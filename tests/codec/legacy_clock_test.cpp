@@ -86,4 +86,19 @@ TEST(LegacyClock, AGapLongerThanAWrapCannotBeSeen) {
   EXPECT_EQ(got[1], 300000000 - pmclog::kLegacyNsecWrap);
 }
 
+TEST(LegacyClock, AHeaderNoKernelMaskedIsNeverAStepWithinTheSecondBefore) {
+  // A damaged log's nsec can be any 32 bits. sec:nsec 6:0x10 after 5:0xFFFFFFF0 is only
+  // 0x20 apart as one 64-bit number, but it is another second: its wrap count is the one
+  // nearest the record before, capped at the 3 that 0x10 allows, so 6 s + 0x10 + 3 wraps,
+  // which is 5 s + 0xFFFFFFF0 - 2,489,660,896 ns.
+  pmclog::LegacyClock clock;
+  EXPECT_EQ(clock.since_first(5, 0xFFFFFFF0u), 0);
+  EXPECT_EQ(clock.since_first(6, 0x10), -2489660896);
+  // Before any record, no header is taken as a step from an earlier one.
+  pmclog::LegacyClock fresh;
+  EXPECT_EQ(fresh.since_first(0, 0xFFFFFFFFu), 0);
+  EXPECT_TRUE(fresh.started());
+  EXPECT_EQ(fresh.first_ns(), 0xFFFFFFFFu);
+}
+
 }  // namespace

@@ -17,11 +17,15 @@ class LegacyClock {
  public:
   // The record's time in nanoseconds after the first record fed (negative before it).
   int64_t since_first(uint32_t sec, uint32_t nsec) {
-    // Most records: the same second, later by less than half a wrap, so the same wrap.
-    if (sec == sec_ && nsec >= nsec_ && nsec - nsec_ < kHalfWrap && started_) [[likely]] {
-      at_ += nsec - nsec_;
-      nsec_ = nsec;
-      return at_ - first_;
+    // Most records: the same second, later by less than half a wrap, so the same wrap. With
+    // the headers as sec << 32 | nsec and nsec not less than before, that is a difference
+    // below kHalfWrap (another second differs by 2^32 or more). Then the time is the wrap's
+    // start plus nsec: one store. Four tests and a running sum, each record's depending on
+    // the one before, were a seventh of --stats on a legacy log.
+    const uint64_t header = uint64_t{sec} << 32 | nsec;
+    if (header - last_ < kHalfWrap && nsec >= static_cast<uint32_t>(last_)) [[likely]] {
+      last_ = header;
+      return wrap_start_ + nsec;
     }
     return since_first_slow(sec, nsec);
   }
@@ -38,10 +42,12 @@ class LegacyClock {
   bool started_ = false;
   bool wraps_known_ = false;  // whether the first second's wrap count is settled
   uint32_t first_sec_ = 0, first_nsec_ = 0;  // the first record's header
-  uint32_t sec_ = 0, nsec_ = 0;  // the previous record's header
+  // The previous record's header, sec << 32 | nsec. Before the first, a value that no
+  // header passes the test above with (its nsec would be 2^32 - 1, and its difference 2^32).
+  uint64_t last_ = UINT64_MAX;
   int64_t wraps_ = 0;            // the previous record's wraps in its second
-  int64_t at_ = 0;               // the previous record's time (ns since the epoch)
   int64_t first_ = 0;            // the first record's time (ns since the epoch)
+  int64_t wrap_start_ = 0;       // the previous record's time less its nsec, after first_
 };
 
 }  // namespace pmclog

@@ -15,7 +15,8 @@ int64_t max_wraps(uint32_t nsec) {
 }  // namespace
 
 int64_t LegacyClock::since_first_slow(uint32_t sec, uint32_t nsec) {
-  const auto sec_ = static_cast<uint32_t>(last_ >> 32), nsec_ = static_cast<uint32_t>(last_);
+  const auto prev_sec = static_cast<uint32_t>(last_ >> 32);  // the previous record's header
+  const auto prev_nsec = static_cast<uint32_t>(last_);
   const int64_t base = int64_t{sec} * kNsPerSec + nsec;  // the header as stored: no wrap
   if (!started_) {
     started_ = true;
@@ -27,16 +28,16 @@ int64_t LegacyClock::since_first_slow(uint32_t sec, uint32_t nsec) {
     wrap_start_ = -int64_t{nsec};
     return 0;
   }
-  int64_t at = first_ + wrap_start_ + nsec_;  // the previous record's time
-  if (!wraps_known_ && sec != sec_) {
+  int64_t at = first_ + wrap_start_ + prev_nsec;  // the previous record's time
+  if (!wraps_known_ && sec != prev_sec) {
     // The log leaves its first second, whose records were counted from 0 wraps. When the
     // record before can lie within half a wrap of that second's end and this one within half
     // a wrap of the next second's start, records are dense here: the one before had every
     // wrap its value allows, which settles the first second's count. A sparse log keeps 0.
     wraps_known_ = true;
-    const int64_t latest = max_wraps(nsec_);
-    const int64_t to_end = kNsPerSec - (int64_t{nsec_} + latest * kLegacyNsecWrap);
-    if (sec_ == first_sec_ && sec == sec_ + 1 && to_end <= kHalfWrap && nsec < kHalfWrap) {
+    const int64_t latest = max_wraps(prev_nsec);
+    const int64_t to_end = kNsPerSec - (int64_t{prev_nsec} + latest * kLegacyNsecWrap);
+    if (prev_sec == first_sec_ && sec == prev_sec + 1 && to_end <= kHalfWrap && nsec < kHalfWrap) {
       int64_t shift = latest - wraps_;
       if (shift > max_wraps(first_nsec_)) shift = max_wraps(first_nsec_);
       if (shift > 0) {

@@ -20,8 +20,8 @@ class LegacyClock {
     // Most records: the same second, later by less than half a wrap, so the same wrap. With
     // the headers as sec << 32 | nsec and nsec not less than before, that is a difference
     // below kHalfWrap (another second differs by 2^32 or more). Then the time is the wrap's
-    // start plus nsec: one store. Four tests and a running sum, each record's depending on
-    // the one before, were a seventh of --stats on a legacy log.
+    // start plus nsec: one store, where four tests and a running sum were (unwrapping is
+    // about a seventh of --stats on a legacy log, which validate does not unwrap).
     const uint64_t header = uint64_t{sec} << 32 | nsec;
     if (header - last_ < kHalfWrap && nsec >= static_cast<uint32_t>(last_)) [[likely]] {
       last_ = header;

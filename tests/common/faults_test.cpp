@@ -24,6 +24,7 @@
 
 #include "support/files.h"
 #include "support/process.h"
+#include "support/sanitized.h"
 #include "support/scratch.h"
 
 using namespace pmclog_test;
@@ -374,26 +375,14 @@ const LongRun kLongRuns[] = {
 };
 void PrintTo(const LongRun& w, std::ostream* os) { *os << w.name; }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
-
 // A peak-memory bound for the tools of this build. Under AddressSanitizer (the CI's second
 // build) every tool carries its shadow memory, 20-40 MiB more (measured: 86-90 MiB where the
 // plain build takes 6-10), so the bound doubles, which still fails a tool that holds its
 // input; and freed blocks wait in a quarantine of 256 MiB by default, which a bzip2 bomb
 // (3.6 MiB of decoder state per member) fills: the tools these tests start get 8 MiB.
-long rss_bound_kib(long mib) { return mib * 1024 * (kAsan ? 2 : 1); }
+long rss_bound_kib(long mib) { return mib * 1024 * (kSanitized ? 2 : 1); }
 [[maybe_unused]] const bool small_quarantine = [] {
-  if (!kAsan) return false;
+  if (!kSanitized) return false;
   std::string o = std::getenv("ASAN_OPTIONS") != nullptr ? std::getenv("ASAN_OPTIONS") : "";
   setenv("ASAN_OPTIONS", (o + (o.empty() ? "" : ":") + "quarantine_size_mb=8").c_str(), 1);
   return true;

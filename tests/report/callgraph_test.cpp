@@ -296,9 +296,7 @@ TEST(Callgraph, RandomLogsReadBackEqualsFoldedAtEveryDepth) {
 
 TEST(Callgraph, RecordedWorkloadReadBackEqualsFolded) {
   reptest::ScratchDir d;
-  const std::string log = d.file("hot.pmclog");
-  const auto rec = reptest::run({RECORD_EXE, "-o", log, "--", WORKLOAD_HOT, "0.6"});
-  ASSERT_EQ(rec.status, 0) << rec.err;
+  const std::string log = reptest::hot_recording(d);
   for (size_t depth : {32u, 3u}) {
     SCOPED_TRACE("-z " + std::to_string(depth));
     const auto [graph, folded] =

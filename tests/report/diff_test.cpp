@@ -15,6 +15,7 @@
 
 #include "pmcprofile/diff.h"
 #include "report_support.h"
+#include "support/sanitized.h"
 
 namespace {
 
@@ -183,21 +184,11 @@ TEST(DiffStatistics, FalsePositivesStayUnderTheRate) {
 
 // The same rate end to end: 100 seeded pairs of logs of one workload (20 functions of
 // Zipf weights under two callers), each written by pmclog-write and read by the tool.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+using pmclog_test::kSanitized;
 
 TEST_F(Diff, SameWorkloadTwiceThroughTheToolIsRarelySignificant) {
   // A fifth of the pairs under the sanitizers, which look for memory errors, not for the
-  // rate: 100 pairs took a minute there, alone on the machine (the report tests run serially).
+  // rate: 100 pairs took a minute there, alone on a slow 2-core machine.
   constexpr size_t kLeaves = 20, kSamples = 4000, kPairs = kSanitized ? 20 : 100;
   std::vector<std::pair<uint64_t, double>> w;
   for (size_t i = 0; i < kLeaves; ++i) w.push_back({0x10000 + 0x1000 * i, 1.0 / static_cast<double>(i + 1)});

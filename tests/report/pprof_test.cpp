@@ -410,9 +410,7 @@ std::pair<uint64_t, uint64_t> exec_segment(const std::string& binary) {
 TEST(Pprof, RecordedWorkloadHotFunctionAndMapping) {
   ASSERT_NO_FATAL_FAILURE(require_readers());
   reptest::ScratchDir dir;
-  const std::string log = dir.file("hot.pmclog");
-  const auto rec = reptest::run({RECORD_EXE, "-o", log, "--", WORKLOAD_HOT, "0.6"});
-  ASSERT_EQ(rec.status, 0) << rec.err;
+  const std::string log = reptest::hot_recording(dir);
   const std::string out = dir.file("hot.pb.gz");
   ASSERT_EQ(report({"--format", "pprof", "-o", out, log}).status, 0);
   const Totals t = totals({out});

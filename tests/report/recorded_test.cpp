@@ -4,6 +4,8 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <numeric>
 
 #include "pmcprofile/session.h"
@@ -16,44 +18,72 @@ const std::string kMiddle = "hotspot::middle_caller(unsigned long)";
 const std::string kOuter = "hotspot::outer_caller(unsigned long)";
 const std::string kChain = "main;" + kOuter + ";" + kMiddle + ";" + kLeaf;
 
+// pmclog-record's log of `cmd` (a program and its arguments, after options) in `folder`.
+std::string record(const std::string& folder, const std::string& name,
+                   const std::vector<std::string>& cmd) {
+  const std::string log = folder + "/" + name;
+  std::vector<std::string> argv{RECORD_EXE, "-o", log};
+  if (cmd.empty() || cmd[0].rfind("--", 0) != 0) argv.push_back("--");
+  argv.insert(argv.end(), cmd.begin(), cmd.end());
+  const auto r = reptest::run(argv);
+  if (r.status != 0) ADD_FAILURE() << "pmclog-record: " << r.err;
+  return log;
+}
+
+// Every recording the tests below read, in `folder` (see reptest::shared_recordings).
+void make_recordings(const std::string& folder) {
+  const auto in = [&](const std::string& name) { return folder + "/" + name; };
+  record(folder, "pie.pmclog", {WORKLOAD_HOT, "0.6"});
+  record(folder, "nopie.pmclog", {WORKLOAD_HOT_NOPIE, "0.6"});
+  record(folder, "shlib.pmclog", {WORKLOAD_SHLIB, "0.6"});
+  record(folder, "m10.pmclog", {"--generation", "M10", "--user-callchain", "--", WORKLOAD_HOT, "0.6"});
+  // A stripped copy whose symbols are only in a separate debug file named by build id.
+  const std::string bin = in("hot-stripped"), dbg = in("hot.debug");
+  const std::string id = reptest::build_id(WORKLOAD_HOT);
+  ASSERT_GT(id.size(), 2u) << "the workload has no build id";
+  ASSERT_EQ(reptest::run({"/usr/bin/objcopy", "--only-keep-debug", WORKLOAD_HOT, dbg}).status, 0);
+  ASSERT_EQ(reptest::run({"/usr/bin/objcopy", "--strip-all", WORKLOAD_HOT, bin}).status, 0);
+  reptest::copy_file(dbg, in("debug/.build-id/" + id.substr(0, 2) + "/" + id.substr(2) + ".debug"));
+  record(folder, "stripped.pmclog", {bin, "0.6"});
+  // Another stripped copy with only a .gnu_debuglink to a debug file in its .debug folder.
+  reptest::make_dirs(in("dl/.debug"));
+  reptest::copy_file(dbg, in("dl/.debug/hot-dl.debug"));
+  ASSERT_EQ(reptest::run({"/usr/bin/objcopy", "--strip-all", "--remove-section=.note.gnu.build-id",
+                          "--add-gnu-debuglink=" + in("dl/.debug/hot-dl.debug"), WORKLOAD_HOT,
+                          in("dl/hot-dl")}).status, 0);
+  ASSERT_EQ(chmod(in("dl/hot-dl").c_str(), 0755), 0);
+  record(folder, "linked.pmclog", {in("dl/hot-dl"), "0.6"});
+}
+
+// ctest's first report test when it runs any that read recordings: makes them, alone.
+TEST(Recordings, Make) {
+  const char* at = std::getenv("PMCLOG_TEST_RECORDINGS");
+  if (at == nullptr || *at == '\0') GTEST_SKIP() << "made under ctest only (PMCLOG_TEST_RECORDINGS)";
+  std::filesystem::remove_all(at);
+  std::filesystem::create_directories(at);
+  make_recordings(at);
+  if (!HasFailure()) reptest::write_file(std::string(at) + "/complete", "");
+  EXPECT_EQ(reptest::shared_recordings(), at);
+}
+
 struct Recorded : ::testing::Test {
   static reptest::ScratchDir* dir;
   static std::string pie, nopie, shlib, stripped, debug_dir, modern, linked;
 
-  static std::string record(const std::string& name, const std::vector<std::string>& cmd) {
-    const std::string log = dir->file(name);
-    std::vector<std::string> argv{RECORD_EXE, "-o", log};
-    if (cmd.empty() || cmd[0].rfind("--", 0) != 0) argv.push_back("--");
-    argv.insert(argv.end(), cmd.begin(), cmd.end());
-    const auto r = reptest::run(argv);
-    if (r.status != 0) ADD_FAILURE() << "pmclog-record: " << r.err;
-    return log;
-  }
-
   static void SetUpTestSuite() {
-    dir = new reptest::ScratchDir;
-    pie = record("pie.pmclog", {WORKLOAD_HOT, "0.6"});
-    nopie = record("nopie.pmclog", {WORKLOAD_HOT_NOPIE, "0.6"});
-    shlib = record("shlib.pmclog", {WORKLOAD_SHLIB, "0.6"});
-    modern = record("m10.pmclog", {"--generation", "M10", "--user-callchain", "--",
-                                   WORKLOAD_HOT, "0.6"});
-    // A stripped copy whose symbols are only in a separate debug file named by build id.
-    const std::string bin = dir->file("hot-stripped"), dbg = dir->file("hot.debug");
-    const std::string id = reptest::build_id(WORKLOAD_HOT);
-    ASSERT_GT(id.size(), 2u) << "the workload has no build id";
-    ASSERT_EQ(reptest::run({"/usr/bin/objcopy", "--only-keep-debug", WORKLOAD_HOT, dbg}).status, 0);
-    ASSERT_EQ(reptest::run({"/usr/bin/objcopy", "--strip-all", WORKLOAD_HOT, bin}).status, 0);
-    debug_dir = dir->file("debug");
-    reptest::copy_file(dbg, debug_dir + "/.build-id/" + id.substr(0, 2) + "/" + id.substr(2) + ".debug");
-    stripped = record("stripped.pmclog", {bin, "0.6"});
-    // Another stripped copy with only a .gnu_debuglink to a debug file in its .debug folder.
-    reptest::make_dirs(dir->file("dl/.debug"));
-    reptest::copy_file(dbg, dir->file("dl/.debug/hot-dl.debug"));
-    ASSERT_EQ(reptest::run({"/usr/bin/objcopy", "--strip-all", "--remove-section=.note.gnu.build-id",
-                            "--add-gnu-debuglink=" + dir->file("dl/.debug/hot-dl.debug"), WORKLOAD_HOT,
-                            dir->file("dl/hot-dl")}).status, 0);
-    ASSERT_EQ(chmod(dir->file("dl/hot-dl").c_str(), 0755), 0);
-    linked = record("linked.pmclog", {dir->file("dl/hot-dl"), "0.6"});
+    std::string at = reptest::shared_recordings();
+    if (at.empty()) {
+      dir = new reptest::ScratchDir;
+      at = dir->str();
+      make_recordings(at);
+    }
+    pie = at + "/pie.pmclog";
+    nopie = at + "/nopie.pmclog";
+    shlib = at + "/shlib.pmclog";
+    modern = at + "/m10.pmclog";
+    stripped = at + "/stripped.pmclog";
+    debug_dir = at + "/debug";
+    linked = at + "/linked.pmclog";
   }
   static void TearDownTestSuite() {
     delete dir;

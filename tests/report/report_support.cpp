@@ -106,6 +106,20 @@ std::string write_log(const ScratchDir& dir, const std::string& name,
   return log;
 }
 
+std::string shared_recordings() {
+  const char* at = std::getenv("PMCLOG_TEST_RECORDINGS");
+  if (at == nullptr || *at == '\0') return "";
+  return std::filesystem::exists(std::string(at) + "/complete") ? at : "";
+}
+
+std::string hot_recording(const ScratchDir& dir) {
+  if (const std::string at = shared_recordings(); !at.empty()) return at + "/pie.pmclog";
+  const std::string log = dir.file("hot.pmclog");
+  const Ran r = run({RECORD_EXE, "-o", log, "--", WORKLOAD_HOT, "0.6"});
+  if (r.status != 0) throw std::runtime_error("pmclog-record failed: " + r.err);
+  return log;
+}
+
 std::string hex(uint64_t v) {
   char b[24];
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));

@@ -50,6 +50,15 @@ std::vector<TopRow> parse_top(const std::string& text);
 // "stack" -> count; every line must be "frames count".
 std::map<std::string, uint64_t> parse_folded(const std::string& text);
 
+// Recordings of the bundled workloads. Recording samples CPU time, so under ctest one test,
+// alone on the machine, makes them once (Recordings.Make, into PMCLOG_TEST_RECORDINGS), and
+// the tests that only read them share the machine. Run by hand, each test records its own.
+// The folder ctest's recordings are in, once complete; "" when there are none.
+std::string shared_recordings();
+// The hot workload (report-workload-hot, 0.6 s, pmclog-record's defaults): the shared
+// recording, or a new one in `dir`; throws std::runtime_error when pmclog-record fails.
+std::string hot_recording(const ScratchDir& dir);
+
 // Runs pmclog-write on JSON Lines; returns the log's path (in `dir`).
 std::string write_log(const ScratchDir& dir, const std::string& name,
                       const std::vector<std::string>& jsonl);

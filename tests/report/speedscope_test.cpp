@@ -109,9 +109,7 @@ TEST(Speedscope, GoldenLogOneProfilePerProcessFromItsRecords) {
 
 TEST(Speedscope, RecordedWorkloadHotFunctionAndTotals) {
   reptest::ScratchDir d;
-  const std::string log = d.file("hot.pmclog");
-  const auto rec = reptest::run({RECORD_EXE, "-o", log, "--", WORKLOAD_HOT, "0.6"});
-  ASSERT_EQ(rec.status, 0) << rec.err;
+  const std::string log = reptest::hot_recording(d);
   for (bool lines : {false, true}) {
     SCOPED_TRACE(lines ? "--lines" : "");
     std::vector<std::string> argv{REPORT_EXE, "--format", "speedscope,folded", "-o", d.file("s"),

@@ -197,14 +197,12 @@ struct Svg : ::testing::Test {
   static reptest::ScratchDir* rec_dir;
   static std::string recorded_log;
 
-  // A log of the hot_chain workload, recorded once per process, by the tests that need it
-  // (ctest runs each test in a process of its own).
+  // A log of the hot_chain workload: ctest's shared recording, or one made once per process
+  // by the first test that needs it.
   static const std::string& recorded() {
     if (rec_dir == nullptr) {
       rec_dir = new reptest::ScratchDir;
-      recorded_log = rec_dir->file("hot.pmclog");
-      const auto r = reptest::run({RECORD_EXE, "-o", recorded_log, "--", WORKLOAD_HOT, "0.6"});
-      if (r.status != 0) ADD_FAILURE() << "pmclog-record: " << r.err;
+      recorded_log = reptest::hot_recording(*rec_dir);
     }
     return recorded_log;
   }
